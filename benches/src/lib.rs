@@ -1,0 +1,1 @@
+//! Criterion benches for dicepool: see `benches/roll.rs`.

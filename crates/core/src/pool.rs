@@ -1,0 +1,515 @@
+//! Pools of dice, mixed sources and explosions.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use rand::Rng;
+
+use crate::die::{Batch, FaceStream};
+use crate::error::Error;
+use crate::faces::{Comparison, FaceTest};
+use crate::record::{DieRoll, Source};
+use crate::{Die, Roll};
+
+/// The most dice a pool may hold before explosions.
+pub const MAX_DICE: u32 = 10_000;
+/// The explosion (and streak) cap used unless the caller sets one: at most this many extra
+/// dice per original die. A d6 exploding on a 6 reaches it with probability 6⁻¹⁰⁰.
+pub const DEFAULT_EXPLOSION_CAP: u32 = 100;
+/// The largest explosion or streak cap a caller may set.
+pub const MAX_EXPLOSION_CAP: u32 = 10_000;
+/// The most dice one roll of a pool may produce, explosions included, in the worst case
+/// (`dice × (cap + 1)`). Keeps a record roll's memory bounded.
+pub const MAX_ROLLED_DICE: u64 = 1_000_000;
+/// The largest magnitude of a flat modifier, target or difficulty.
+pub const MAX_MODIFIER: i64 = 1_000_000_000;
+
+/// Checks `|value| <= MAX_MODIFIER`.
+pub(crate) fn check_modifier(what: &'static str, value: i64) -> Result<i64, Error> {
+    if value.abs() > MAX_MODIFIER {
+        return Err(Error::OutOfRange {
+            what,
+            value,
+            min: -MAX_MODIFIER,
+            max: MAX_MODIFIER,
+        });
+    }
+    Ok(value)
+}
+
+/// What an exploding face does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ExplodeMode {
+    /// Roll an additional die, which is its own die in the pool (and may explode in turn).
+    Additional,
+    /// Roll again and add the face to the same die (the die's value grows; it stays one die).
+    Compound,
+}
+
+/// Exploding dice: when a die's natural face passes `on`, roll again, at most `cap` times per
+/// original die.
+///
+/// ```
+/// use dice_core::{Comparison, Explode, ExplodeMode};
+/// let tens = Explode::new(Comparison::Exactly(10));
+/// assert_eq!(tens.mode(), ExplodeMode::Additional);
+/// assert_eq!(tens.cap(), dice_core::DEFAULT_EXPLOSION_CAP);
+/// let compounding = Explode::compounding(Comparison::Exactly(6)).with_cap(3)?;
+/// assert_eq!(compounding.cap(), 3);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Explode {
+    on: Comparison,
+    mode: ExplodeMode,
+    cap: u32,
+    explicit_cap: bool,
+}
+
+impl Explode {
+    /// Classic exploding dice: a face passing `on` adds another die. Cap
+    /// [`DEFAULT_EXPLOSION_CAP`].
+    pub const fn new(on: Comparison) -> Self {
+        Explode {
+            on,
+            mode: ExplodeMode::Additional,
+            cap: DEFAULT_EXPLOSION_CAP,
+            explicit_cap: false,
+        }
+    }
+
+    /// Compounding dice: a face passing `on` rolls again and adds to the same die.
+    pub const fn compounding(on: Comparison) -> Self {
+        Explode {
+            on,
+            mode: ExplodeMode::Compound,
+            cap: DEFAULT_EXPLOSION_CAP,
+            explicit_cap: false,
+        }
+    }
+
+    /// Sets the cap: at most `cap` re-rolls per original die. An explicit cap also allows an
+    /// explosion on every face (it then always reaches the cap).
+    ///
+    /// # Errors
+    /// [`Error::Cap`] unless `1 <= cap <= MAX_EXPLOSION_CAP`.
+    pub const fn with_cap(mut self, cap: u32) -> Result<Self, Error> {
+        if cap == 0 || cap > MAX_EXPLOSION_CAP {
+            return Err(Error::Cap {
+                cap,
+                max: MAX_EXPLOSION_CAP,
+            });
+        }
+        self.cap = cap;
+        self.explicit_cap = true;
+        Ok(self)
+    }
+
+    /// The test on the natural face that makes a die explode.
+    pub const fn on(&self) -> Comparison {
+        self.on
+    }
+
+    /// Additional or compounding.
+    pub const fn mode(&self) -> ExplodeMode {
+        self.mode
+    }
+
+    /// The most re-rolls per original die.
+    pub const fn cap(&self) -> u32 {
+        self.cap
+    }
+}
+
+/// A group of identical dice from one source within a [`Pool`].
+#[derive(Clone, Debug)]
+pub struct PoolPart {
+    count: u32,
+    die: Die,
+    source: Source,
+    batch: Batch,
+    explode_test: FaceTest,
+}
+
+impl PoolPart {
+    /// How many dice.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+    /// Which die.
+    pub fn die(&self) -> Die {
+        self.die
+    }
+    /// Where the dice come from.
+    pub fn source(&self) -> Source {
+        self.source
+    }
+    pub(crate) fn batch(&self) -> &Batch {
+        &self.batch
+    }
+}
+
+impl PartialEq for PoolPart {
+    fn eq(&self, other: &Self) -> bool {
+        (self.count, self.die, self.source) == (other.count, other.die, other.source)
+    }
+}
+impl Eq for PoolPart {}
+
+/// One die as the pool reports it to a mechanic.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rolled {
+    pub(crate) natural: u32,
+    pub(crate) value: i64,
+    pub(crate) exploded: bool,
+    pub(crate) added: bool,
+    pub(crate) capped: bool,
+}
+
+/// A pool of dice: one or more groups of identical dice, each tagged with its [`Source`],
+/// optionally exploding. Built once, rolled many times.
+///
+/// ```
+/// use dice_core::{Die, Pool, Source, Roll};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+///
+/// // Three skill dice and one artifact die, all d6.
+/// let pool = Pool::new(3, Die::D6)?.with_dice(1, Die::D6, Source::Artifact)?;
+/// assert_eq!(pool.count(), 4);
+/// let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+/// let dice = pool.roll(&mut rng);
+/// assert_eq!(dice.len(), 4);
+/// assert_eq!(dice[3].source, Source::Artifact);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pool {
+    parts: Vec<PoolPart>,
+    count: u32,
+    explode: Option<Explode>,
+}
+
+impl Pool {
+    /// A pool of `count` dice of one kind (source [`Source::Primary`]). Zero dice is a legal,
+    /// empty pool.
+    ///
+    /// # Errors
+    /// [`Error::TooManyDice`] when `count > MAX_DICE`.
+    pub fn new(count: u32, die: Die) -> Result<Self, Error> {
+        Pool::empty().with_dice(count, die, Source::Primary)
+    }
+
+    /// A pool with no dice, to add parts to.
+    pub fn empty() -> Self {
+        Pool {
+            parts: Vec::new(),
+            count: 0,
+            explode: None,
+        }
+    }
+
+    /// Adds `count` dice of `die` from `source`.
+    ///
+    /// # Errors
+    /// [`Error::TooManyDice`] when the pool would exceed [`MAX_DICE`];
+    /// [`Error::TooManyRolled`] or [`Error::Endless`] if the pool explodes and the new dice
+    /// break its limits.
+    pub fn with_dice(mut self, count: u32, die: Die, source: Source) -> Result<Self, Error> {
+        let total = u64::from(self.count) + u64::from(count);
+        if total > u64::from(MAX_DICE) {
+            return Err(Error::TooManyDice {
+                count: total,
+                max: MAX_DICE,
+            });
+        }
+        if count > 0 {
+            let explode_test = match self.explode {
+                Some(e) => e.on.face_test(die.sides()),
+                None => FaceTest::Range { lo: 0, width: 0 },
+            };
+            self.parts.push(PoolPart {
+                count,
+                die,
+                source,
+                batch: Batch::full(die.sides()),
+                explode_test,
+            });
+            self.count = total as u32;
+        }
+        self.check_explode()?;
+        Ok(self)
+    }
+
+    /// Makes every die of the pool explode.
+    ///
+    /// # Errors
+    /// [`Error::Endless`] when the explosion passes on every face of a die and no explicit cap
+    /// was set; [`Error::TooManyRolled`] when `dice × (cap + 1)` exceeds [`MAX_ROLLED_DICE`].
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Explode, Pool};
+    /// let pool = Pool::new(10, Die::D10)?.exploding(Explode::new(Comparison::Exactly(10)))?;
+    /// assert!(pool.explode().is_some());
+    /// assert!(Pool::new(1, Die::D6)?.exploding(Explode::new(Comparison::AtLeast(1))).is_err());
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn exploding(mut self, explode: Explode) -> Result<Self, Error> {
+        self.explode = Some(explode);
+        for p in &mut self.parts {
+            p.explode_test = explode.on.face_test(p.die.sides());
+        }
+        self.check_explode()?;
+        Ok(self)
+    }
+
+    fn check_explode(&self) -> Result<(), Error> {
+        let Some(e) = self.explode else {
+            return Ok(());
+        };
+        for p in &self.parts {
+            if !e.explicit_cap && p.explode_test.count() == p.die.sides() {
+                return Err(Error::Endless {
+                    die: p.die,
+                    max_cap: MAX_EXPLOSION_CAP,
+                });
+            }
+        }
+        let worst = self.max_rolled();
+        if e.mode == ExplodeMode::Additional && worst > MAX_ROLLED_DICE {
+            return Err(Error::TooManyRolled {
+                count: self.count,
+                cap: e.cap,
+                max: MAX_ROLLED_DICE,
+            });
+        }
+        Ok(())
+    }
+
+    /// Dice in the pool before explosions.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
+    /// The groups of the pool, in order.
+    pub fn parts(&self) -> &[PoolPart] {
+        &self.parts
+    }
+
+    /// The explosion rule, if the pool explodes.
+    pub fn explode(&self) -> Option<Explode> {
+        self.explode
+    }
+
+    /// The most dice one roll can produce (explosions of [`ExplodeMode::Additional`] included).
+    pub fn max_rolled(&self) -> u64 {
+        match self.explode {
+            Some(e) if e.mode == ExplodeMode::Additional => {
+                u64::from(self.count) * (u64::from(e.cap) + 1)
+            }
+            _ => u64::from(self.count),
+        }
+    }
+
+    /// Whether any part of the pool can explode.
+    pub(crate) fn explodes(&self) -> bool {
+        self.explode.is_some()
+    }
+
+    /// Rolls every die into `out` (cleared first), in pool order; an exploded die is
+    /// followed by the dice it added.
+    ///
+    /// ```
+    /// use dice_core::{Die, Pool};
+    /// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+    /// let pool = Pool::new(5, Die::D10)?;
+    /// let mut buf = Vec::new();
+    /// pool.roll_into(&mut Xoshiro256PlusPlus::seed_from_u64(0), &mut buf);
+    /// assert_eq!(buf.len(), 5);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn roll_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<DieRoll>) {
+        out.clear();
+        self.visit(rng, |part, d| {
+            let mut roll = DieRoll::new(part.die, d.natural, part.source);
+            roll.set_modifier(d.value - i64::from(d.natural));
+            roll.flags.exploded = d.exploded;
+            roll.flags.added = d.added;
+            roll.flags.capped = d.capped;
+            out.push(roll);
+        });
+    }
+
+    /// Calls `f` for every die rolled, in pool order.
+    #[inline(always)]
+    pub(crate) fn visit<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(&self, rng: &mut R, mut f: F) {
+        match self.explode {
+            None => {
+                for part in &self.parts {
+                    let b = &part.batch;
+                    let mut left = part.count as usize;
+                    while left > 0 {
+                        let take = left.min(b.len);
+                        let x = b.draw(rng);
+                        for i in 0..take {
+                            let natural = b.digit(b.bits(x, i)) as u32 + 1;
+                            f(
+                                part,
+                                Rolled {
+                                    natural,
+                                    value: i64::from(natural),
+                                    exploded: false,
+                                    added: false,
+                                    capped: false,
+                                },
+                            );
+                        }
+                        left -= take;
+                    }
+                }
+            }
+            Some(e) => {
+                for part in &self.parts {
+                    let mut faces = FaceStream::new(&part.batch);
+                    for _ in 0..part.count {
+                        explode_one(rng, part, e, &mut faces, &mut f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rolls one original die of `part` with its explosions.
+#[inline(always)]
+fn explode_one<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(
+    rng: &mut R,
+    part: &PoolPart,
+    e: Explode,
+    faces: &mut FaceStream<'_>,
+    f: &mut F,
+) {
+    let test = part.explode_test;
+    let first = faces.face(rng);
+    let mut boom = test.digit(u64::from(first - 1));
+    match e.mode {
+        ExplodeMode::Compound => {
+            let mut value = i64::from(first);
+            let mut n = 0;
+            while boom && n < e.cap {
+                let face = faces.face(rng);
+                value += i64::from(face);
+                boom = test.digit(u64::from(face - 1));
+                n += 1;
+            }
+            f(
+                part,
+                Rolled {
+                    natural: first,
+                    value,
+                    exploded: n > 0,
+                    added: false,
+                    capped: boom,
+                },
+            );
+        }
+        ExplodeMode::Additional => {
+            let mut face = first;
+            let mut n = 0;
+            let mut added = false;
+            loop {
+                let go_on = boom && n < e.cap;
+                f(
+                    part,
+                    Rolled {
+                        natural: face,
+                        value: i64::from(face),
+                        exploded: go_on,
+                        added,
+                        capped: boom && !go_on,
+                    },
+                );
+                if !go_on {
+                    break;
+                }
+                face = faces.face(rng);
+                boom = test.digit(u64::from(face - 1));
+                added = true;
+                n += 1;
+            }
+        }
+    }
+}
+
+impl fmt::Display for Pool {
+    /// `3d6`, `3d6+1d6(artifact)`, `10d10!=10`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.parts.is_empty() {
+            return f.write_str("0d");
+        }
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            write!(f, "{}{}", p.count, p.die)?;
+            if p.source != Source::Primary {
+                write!(f, "({})", p.source)?;
+            }
+        }
+        if let Some(e) = self.explode {
+            let bang = if e.mode == ExplodeMode::Compound {
+                "!!"
+            } else {
+                "!"
+            };
+            write!(f, "{bang}{}", e.on)?;
+        }
+        Ok(())
+    }
+}
+
+impl Roll for Pool {
+    /// Every die of the roll (a small vector; use [`Pool::roll_into`] to reuse a buffer).
+    type Outcome = DiceRolled;
+
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> DiceRolled {
+        let mut v = Vec::with_capacity(self.count as usize);
+        self.roll_into(rng, &mut v);
+        DiceRolled(v)
+    }
+}
+
+/// The dice of one roll of a [`Pool`], in pool order.
+///
+/// ```
+/// use dice_core::{Die, Pool, Roll};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+/// let dice = Pool::new(2, Die::D6)?.roll(&mut Xoshiro256PlusPlus::seed_from_u64(5));
+/// assert_eq!(dice.len(), 2);
+/// println!("{dice}"); // e.g. "[3, 6]"
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DiceRolled(pub Vec<DieRoll>);
+
+impl core::ops::Deref for DiceRolled {
+    type Target = [DieRoll];
+    fn deref(&self) -> &[DieRoll] {
+        &self.0
+    }
+}
+
+impl fmt::Display for DiceRolled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{d}")?;
+        }
+        f.write_str("]")
+    }
+}

@@ -1,0 +1,283 @@
+//! Success counting: how many dice pass a test, with criticals counted alongside.
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use rand::Rng;
+
+use crate::die::Batch;
+use crate::faces::{Comparison, FaceTest};
+use crate::pool::{Pool, PoolPart};
+use crate::record::RollRecord;
+use crate::{Roll, RollDetailed};
+
+/// A face test turned into a test on the raw bits of a batch digit (see [`crate::die`]):
+/// digit `d` passes exactly when `bits.wrapping_sub(lo) < width`, or always when `all`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BitsTest {
+    /// Every face passes.
+    All,
+    /// Raw bits in `lo .. lo + width` (wrapping) pass.
+    Range { lo: u64, width: u64 },
+    /// A mask on the digit.
+    Mask(u128),
+}
+
+impl BitsTest {
+    pub(crate) fn new(test: FaceTest, sides: u32) -> BitsTest {
+        let n = u64::from(sides);
+        match test {
+            FaceTest::Range { width, .. } if width == n => BitsTest::All,
+            FaceTest::Range { width: 0, .. } => BitsTest::Range { lo: 0, width: 0 },
+            FaceTest::Range { lo, width } => {
+                // bound(s) = smallest raw bits whose digit is ≥ s; bound(n) wraps to 0 (= 2⁶⁴).
+                let bound = |s: u64| Batch::bits_below(n, s).unwrap_or(0);
+                let lo_bits = bound(lo);
+                BitsTest::Range {
+                    lo: lo_bits,
+                    width: bound(lo + width).wrapping_sub(lo_bits),
+                }
+            }
+            FaceTest::Set(mask) => BitsTest::Mask(mask),
+        }
+    }
+
+    #[inline(always)]
+    fn count_batch(self, b: &Batch, x: u64, take: usize) -> u32 {
+        match self {
+            BitsTest::All => take as u32,
+            BitsTest::Range { lo, width } => b
+                .pows(take)
+                .iter()
+                .map(|&p| u32::from(x.wrapping_mul(p).wrapping_sub(lo) < width))
+                .sum(),
+            BitsTest::Mask(mask) => b
+                .pows(take)
+                .iter()
+                .map(|&p| (mask >> b.digit(x.wrapping_mul(p))) as u32 & 1)
+                .sum(),
+        }
+    }
+
+    #[inline(always)]
+    fn passes(self, b: &Batch, r: u64) -> bool {
+        match self {
+            BitsTest::All => true,
+            BitsTest::Range { lo, width } => r.wrapping_sub(lo) < width,
+            BitsTest::Mask(mask) => (mask >> b.digit(r)) & 1 == 1,
+        }
+    }
+}
+
+/// Successes and criticals of one roll.
+///
+/// ```
+/// let t = dice_core::Tally { successes: 2, criticals: 1 };
+/// assert_eq!(t.to_string(), "2 successes, 1 critical");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tally {
+    /// Dice that passed the success test.
+    pub successes: u32,
+    /// Dice whose natural face passed the critical test.
+    pub criticals: u32,
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.successes == 1 { "" } else { "es" };
+        let c = if self.criticals == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} success{s}, {} critical{c}",
+            self.successes, self.criticals
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PartTests {
+    success: BitsTest,
+    critical: BitsTest,
+}
+
+/// A pool whose dice are counted: each die passing `success` is a success, and each die whose
+/// natural face passes `critical` (a natural 1 by default) is counted as a critical alongside.
+///
+/// [`Roll::roll`] returns the success count; [`SuccessPool::tally`] returns both counts;
+/// neither allocates. On a pool without explosions a success is decided on the raw random
+/// bits, without computing the face.
+///
+/// ```
+/// use dice_core::{Comparison, Die, Pool, Roll, SuccessPool};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+///
+/// // Robots & Rapiers: 10d10, each die at or under 5 succeeds.
+/// let test = SuccessPool::new(Pool::new(10, Die::D10)?, Comparison::AtMost(5));
+/// let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+/// let successes = test.roll(&mut rng);
+/// assert!(successes <= 10);
+/// let tally = test.tally(&mut rng);
+/// assert!(tally.criticals <= 10);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuccessPool {
+    pool: Pool,
+    success: Comparison,
+    critical: Comparison,
+    tests: Vec<PartTests>,
+}
+
+impl SuccessPool {
+    /// Counts the dice of `pool` passing `success`; criticals are natural 1s.
+    ///
+    /// On an exploding pool the test applies to each die's value (a compounding die's whole
+    /// value; every added die on its own).
+    pub fn new(pool: Pool, success: Comparison) -> Self {
+        Self::with_critical(pool, success, Comparison::Exactly(1))
+    }
+
+    /// As [`SuccessPool::new`], counting as criticals the dice whose natural face passes
+    /// `critical` (Robots & Rapiers' rapid-campaign dial counts 1s and 2s: `AtMost(2)`).
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Pool, SuccessPool};
+    /// let p = SuccessPool::with_critical(Pool::new(6, Die::D10)?, Comparison::AtMost(6), Comparison::AtMost(2));
+    /// assert_eq!(p.critical(), Comparison::AtMost(2));
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn with_critical(pool: Pool, success: Comparison, critical: Comparison) -> Self {
+        let tests = pool
+            .parts()
+            .iter()
+            .map(|p| {
+                let sides = p.die().sides();
+                PartTests {
+                    success: BitsTest::new(success.face_test(sides), sides),
+                    critical: BitsTest::new(critical.face_test(sides), sides),
+                }
+            })
+            .collect();
+        SuccessPool {
+            pool,
+            success,
+            critical,
+            tests,
+        }
+    }
+
+    /// The pool.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+    /// The success test.
+    pub fn success(&self) -> Comparison {
+        self.success
+    }
+    /// The critical test.
+    pub fn critical(&self) -> Comparison {
+        self.critical
+    }
+
+    /// The success count of one roll: the hot path, allocation-free.
+    #[inline]
+    pub fn count<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        if self.pool.explodes() {
+            let mut n = 0;
+            self.pool
+                .visit(rng, |_, d| n += u32::from(self.success.test(d.value)));
+            return n;
+        }
+        let mut n = 0;
+        for (part, t) in self.pool.parts().iter().zip(&self.tests) {
+            n += count_part(rng, part, t.success);
+        }
+        n
+    }
+
+    /// Successes and criticals of one roll, allocation-free.
+    #[inline]
+    pub fn tally<R: Rng + ?Sized>(&self, rng: &mut R) -> Tally {
+        let mut tally = Tally::default();
+        if self.pool.explodes() {
+            self.pool.visit(rng, |_, d| {
+                tally.successes += u32::from(self.success.test(d.value));
+                tally.criticals += u32::from(self.critical.test(i64::from(d.natural)));
+            });
+            return tally;
+        }
+        for (part, t) in self.pool.parts().iter().zip(&self.tests) {
+            let b = part.batch();
+            let mut left = part.count() as usize;
+            while left > 0 {
+                let take = left.min(b.len);
+                let x = b.draw(rng);
+                for &p in b.pows(take) {
+                    let r = x.wrapping_mul(p);
+                    tally.successes += u32::from(t.success.passes(b, r));
+                    tally.criticals += u32::from(t.critical.passes(b, r));
+                }
+                left -= take;
+            }
+        }
+        tally
+    }
+
+    /// Flags successes and criticals on dice already in `record` and fills its counts.
+    pub(crate) fn mark(&self, record: &mut RollRecord) {
+        let (mut s, mut c) = (0, 0);
+        for d in &mut record.dice {
+            d.flags.success = d.flags.kept && !d.flags.blocked && self.success.test(d.value);
+            d.flags.critical = self.critical.test(i64::from(d.natural));
+            s += u32::from(d.flags.success);
+            c += u32::from(d.flags.critical);
+        }
+        record.successes = s;
+        record.criticals = c;
+    }
+}
+
+/// Successes among the dice of one non-exploding part.
+#[inline(always)]
+fn count_part<R: Rng + ?Sized>(rng: &mut R, part: &PoolPart, test: BitsTest) -> u32 {
+    let b = part.batch();
+    let mut left = part.count() as usize;
+    let mut n = 0;
+    while left > 0 {
+        let take = left.min(b.len);
+        let x = b.draw(rng);
+        n += test.count_batch(b, x, take);
+        left -= take;
+    }
+    n
+}
+
+impl Roll for SuccessPool {
+    /// The number of successes.
+    type Outcome = u32;
+
+    #[inline]
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        self.count(rng)
+    }
+}
+
+impl RollDetailed for SuccessPool {
+    /// Every die, with successes and criticals flagged and counted, and the total of values.
+    fn roll_record_into<R: Rng + ?Sized>(&self, rng: &mut R, record: &mut RollRecord) {
+        record.clear();
+        self.pool.roll_into(rng, &mut record.dice);
+        self.mark(record);
+        record.total = record.kept_values().sum();
+        record.capped = record.dice.iter().any(|d| d.flags.capped);
+    }
+}
+
+impl fmt::Display for SuccessPool {
+    /// `10d10 count <=5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} count {}", self.pool, self.success)
+    }
+}
