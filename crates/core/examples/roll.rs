@@ -32,17 +32,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Pool::new(8, Die::D10)?.with_dice(2, Die::D10, Source::Bonus)?,
         Comparison::AtMost(5),
     );
-    println!("{:<28} {}", program.to_string(), program.roll_record(&mut rng));
+    println!(
+        "{:<28} {}",
+        program.to_string(),
+        program.roll_record(&mut rng)
+    );
 
     let exploding = SuccessPool::new(
         Pool::new(10, Die::D10)?.exploding(Explode::new(Comparison::Exactly(10)))?,
         Comparison::AtLeast(8),
     );
-    println!("{:<28} {}", exploding.to_string(), exploding.roll_record(&mut rng));
+    println!(
+        "{:<28} {}",
+        exploding.to_string(),
+        exploding.roll_record(&mut rng)
+    );
 
     let opposed = Cancellation::new(
         SuccessPool::new(Pool::new(8, Die::D10)?, Comparison::AtMost(6)),
-        Some(SuccessPool::new(Pool::new(6, Die::D10)?, Comparison::AtMost(5))),
+        Some(SuccessPool::new(
+            Pool::new(6, Die::D10)?,
+            Comparison::AtMost(5),
+        )),
         1,
     )?;
     println!("{opposed}\n{:<28} {}", "", opposed.roll_record(&mut rng));
