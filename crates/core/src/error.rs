@@ -11,7 +11,7 @@
 /// assert_eq!(err, Error::Sides { sides: 0, min: 2, max: 1000 });
 /// assert_eq!(err.to_string(), "a die needs 2 to 1000 sides, not 0");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A die with too few or too many sides.
@@ -88,6 +88,30 @@ pub enum Error {
         min: i64,
         /// Largest allowed.
         max: i64,
+    },
+    /// A probability that is negative, not finite, or a set of probabilities adding up to
+    /// more than one.
+    #[error("{value} is not a probability (or the probabilities add up to more than 1)")]
+    Probability {
+        /// The offending value (or the total).
+        value: f64,
+    },
+    /// An exact distribution whose computation would exceed the work limit
+    /// [`crate::MAX_EXACT_WORK`].
+    #[error("the exact distribution of {what} needs about {work} steps, more than {max}")]
+    TooComplex {
+        /// The mechanic.
+        what: &'static str,
+        /// Estimated steps.
+        work: u64,
+        /// [`crate::MAX_EXACT_WORK`].
+        max: u64,
+    },
+    /// An exact computation this version does not offer.
+    #[error("not supported: {what}")]
+    Unsupported {
+        /// What was asked.
+        what: &'static str,
     },
     /// A pool with no dice where at least one is needed.
     #[error("{what} needs at least one die")]

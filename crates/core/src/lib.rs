@@ -66,6 +66,7 @@
 extern crate alloc;
 
 pub mod die;
+mod dist;
 mod error;
 mod faces;
 mod opposed;
@@ -82,12 +83,13 @@ pub use rand;
 pub use rand::Rng;
 
 pub use die::{Die, MAX_SIDES, MIN_SIDES};
+pub use dist::{Dist, Numeric};
 pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
 pub use opposed::{BlockRule, Blocked, Blocking, Cancellation, block, cancel};
 pub use pool::{
-    DEFAULT_EXPLOSION_CAP, DiceRolled, Explode, ExplodeMode, MAX_DICE, MAX_EXPLOSION_CAP,
-    MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,
+    DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode, ExplodeMode, MAX_DICE,
+    MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,
 };
 pub use record::{DieFlags, DieRoll, RollRecord, Source};
 pub use streak::{Streak, StreakRoll};
@@ -157,6 +159,43 @@ pub trait RollDetailed: Roll {
         let mut record = RollRecord::new();
         self.roll_record_into(rng, &mut record);
         record
+    }
+}
+
+/// The largest amount of work (multiply-adds, roughly) an exact distribution may take before
+/// it returns [`Error::TooComplex`] instead: about a few seconds on one core.
+pub const MAX_EXACT_WORK: u64 = 10_000_000_000;
+
+/// A mechanic whose outcome distribution can be computed exactly: the answer to "what are my
+/// chances?", without sampling.
+///
+/// Laws with unbounded support (exploding dice without an explicit cap) list a finite part and
+/// carry the rest as [`Dist::tail`]; with an explicit cap, the law is the capped one.
+///
+/// ```
+/// use dice_core::{Die, Exact, Keep, Pool, Sum};
+/// let two_d6 = Sum::new(Pool::new(2, Die::D6)?, Keep::All, 0)?;
+/// let d = two_d6.distribution()?;
+/// assert!((d.probability(&7) - 6.0 / 36.0).abs() < 1e-15);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+pub trait Exact: Roll {
+    /// The exact law of [`Roll::roll`]'s outcome.
+    ///
+    /// # Errors
+    /// [`Error::TooComplex`] when the computation would exceed [`MAX_EXACT_WORK`].
+    fn distribution(&self) -> Result<Dist<Self::Outcome>, Error>;
+}
+
+impl<T: Exact + ?Sized> Exact for &T {
+    fn distribution(&self) -> Result<Dist<T::Outcome>, Error> {
+        (**self).distribution()
+    }
+}
+
+impl Exact for Die {
+    fn distribution(&self) -> Result<Dist<u32>, Error> {
+        Ok(dist::Dense::uniform(1, i64::from(self.sides())).into_dist_as(0.0))
     }
 }
 

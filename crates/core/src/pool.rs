@@ -1,5 +1,6 @@
 //! Pools of dice, mixed sources and explosions.
 
+use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -120,6 +121,12 @@ impl Explode {
     /// The most re-rolls per original die.
     pub const fn cap(&self) -> u32 {
         self.cap
+    }
+
+    /// Whether the cap was set by the caller (the exact laws are then the capped ones; with
+    /// the default cap they are the untruncated ones).
+    pub const fn has_explicit_cap(&self) -> bool {
+        self.explicit_cap
     }
 }
 
@@ -343,7 +350,11 @@ impl Pool {
 
     /// Calls `f` for every die rolled, in pool order.
     #[inline(always)]
-    pub(crate) fn visit<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(&self, rng: &mut R, mut f: F) {
+    pub(crate) fn visit<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(
+        &self,
+        rng: &mut R,
+        mut f: F,
+    ) {
         match self.explode {
             None => {
                 for part in &self.parts {
@@ -511,5 +522,144 @@ impl fmt::Display for DiceRolled {
             write!(f, "{d}")?;
         }
         f.write_str("]")
+    }
+}
+
+/// The tail mass the exact distributions leave unlisted unless the caller asks for another:
+/// every listed probability is exact, and what is beyond the listed range weighs at most this.
+pub const DEFAULT_TAIL_TOLERANCE: f64 = 1e-15;
+
+/// `x` to the power `n` by squaring (no `std` needed).
+pub(crate) fn powu(mut x: f64, mut n: u64) -> f64 {
+    let mut r = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            r *= x;
+        }
+        x *= x;
+        n >>= 1;
+    }
+    r
+}
+
+/// The law of one die's value (a compounding die's whole value, or an exploding die's whole
+/// chain summed — for totals the two are the same).
+pub(crate) struct ValueLaw {
+    /// P(value = x) for the listed values (exact).
+    pub(crate) law: crate::dist::Dense,
+    /// P(value beyond the listed range): zero for finite laws.
+    pub(crate) tail: f64,
+}
+
+/// Work above which an exact computation gives up.
+pub(crate) fn check_work(what: &'static str, work: f64) -> Result<(), Error> {
+    if work > crate::MAX_EXACT_WORK as f64 {
+        return Err(Error::TooComplex {
+            what,
+            work: work as u64,
+            max: crate::MAX_EXACT_WORK,
+        });
+    }
+    Ok(())
+}
+
+impl Pool {
+    /// The exact law of the value of one die of `part` (explosions included), listing values
+    /// until the unlisted mass is at most `tol` and at least up to `min_value`.
+    pub(crate) fn value_law(
+        &self,
+        part: &PoolPart,
+        tol: f64,
+        min_value: usize,
+    ) -> Result<ValueLaw, Error> {
+        use crate::dist::Dense;
+        let s = part.die.sides() as usize;
+        let Some(e) = self.explode else {
+            return Ok(ValueLaw {
+                law: Dense::uniform(1, s as i64),
+                tail: 0.0,
+            });
+        };
+        let explodes: Vec<bool> = (0..s).map(|d| part.explode_test.digit(d as u64)).collect();
+        let ne = explodes.iter().filter(|&&b| b).count();
+        if ne == 0 {
+            return Ok(ValueLaw {
+                law: Dense::uniform(1, s as i64),
+                tail: 0.0,
+            });
+        }
+        let inv = 1.0 / s as f64;
+        let p = ne as f64 * inv;
+        // The capped law, when the cap can matter at f64 precision.
+        if e.explicit_cap && (ne == s || powu(p, u64::from(e.cap)) > 1e-300) {
+            check_work(
+                "a capped exploding die",
+                f64::from(e.cap) * f64::from(e.cap) * (s * ne) as f64,
+            )?;
+            // law_0: the last roll, which does not explode.
+            let mut law = vec![inv; s + 1];
+            law[0] = 0.0;
+            for _ in 0..e.cap {
+                let mut next = vec![0.0; law.len() + s];
+                for f in 1..=s {
+                    if explodes[f - 1] {
+                        for (x, &q) in law.iter().enumerate() {
+                            next[x + f] += q * inv;
+                        }
+                    } else {
+                        next[f] += inv;
+                    }
+                }
+                law = next;
+            }
+            let law = Dense { offset: 0, p: law }.trim();
+            return Ok(ValueLaw { law, tail: 0.0 });
+        }
+        // Untruncated: f(x) = [x ≤ s, x does not explode]/s + Σ_{e explodes, e < x} f(x − e)/s,
+        // and the tail T(x) = P(value > x) = Σ_{f > x, f stops}/s + Σ_{e explodes}
+        // (e ≥ x ? 1 : T(x − e))/s, both sums of non-negative terms.
+        let levels = if p >= 1.0 {
+            f64::INFINITY
+        } else {
+            // Chain length L with p^L ≤ tol / 2.
+            let mut l = 0.0;
+            let mut pl = 1.0;
+            while pl > tol * 0.5 && l < 1e7 {
+                pl *= p;
+                l += 1.0;
+            }
+            l
+        };
+        check_work(
+            "an exploding die",
+            ((levels + 1.0) * s as f64).max(min_value as f64) * ne as f64,
+        )?;
+        let mut f: Vec<f64> = vec![0.0];
+        let mut t: Vec<f64> = vec![1.0];
+        let mut x = 0usize;
+        while t[x] > tol || x < min_value {
+            x += 1;
+            let mut fx = if x <= s && !explodes[x - 1] { inv } else { 0.0 };
+            let mut tx = 0.0;
+            for face in 1..=s {
+                if explodes[face - 1] {
+                    if face < x {
+                        fx += f[x - face] * inv;
+                        tx += t[x - face] * inv;
+                    } else {
+                        tx += inv;
+                    }
+                } else if face > x {
+                    tx += inv;
+                }
+            }
+            f.push(fx);
+            t.push(tx);
+        }
+        let tail = t[x];
+        Ok(ValueLaw {
+            law: Dense { offset: 0, p: f }.trim(),
+            tail,
+        })
     }
 }

@@ -38,6 +38,7 @@ pub struct Streak {
     continue_on: FaceSet,
     base: i64,
     cap: u32,
+    explicit_cap: bool,
     batch: Batch,
 }
 
@@ -84,7 +85,7 @@ impl Streak {
                 max_cap: MAX_EXPLOSION_CAP,
             });
         }
-        Self::build(die, continue_on, base, DEFAULT_EXPLOSION_CAP)
+        Self::build(die, continue_on, base, DEFAULT_EXPLOSION_CAP, false)
     }
 
     /// As [`Streak::new`] with an explicit cap on the length, which also allows a set holding
@@ -106,16 +107,23 @@ impl Streak {
                 max: MAX_EXPLOSION_CAP,
             });
         }
-        Self::build(die, continue_on, base, cap)
+        Self::build(die, continue_on, base, cap, true)
     }
 
-    fn build(die: Die, continue_on: FaceSet, base: i64, cap: u32) -> Result<Self, Error> {
+    fn build(
+        die: Die,
+        continue_on: FaceSet,
+        base: i64,
+        cap: u32,
+        explicit_cap: bool,
+    ) -> Result<Self, Error> {
         check_modifier("base", base)?;
         Ok(Streak {
             die,
             continue_on,
             base,
             cap,
+            explicit_cap,
             batch: Batch::full(die.sides()),
         })
     }
@@ -225,5 +233,89 @@ impl fmt::Display for Streak {
             write!(f, "{}+", self.base)?;
         }
         write!(f, "streak({} in{})", self.die, self.continue_on)
+    }
+}
+
+// ------------------------------------------------------------------ exact distribution
+
+use crate::Exact;
+use crate::dist::Dist;
+use crate::pool::{DEFAULT_TAIL_TOLERANCE, powu};
+
+impl Streak {
+    /// The chance that one roll continues the streak: faces in the set over the sides.
+    pub fn continue_probability(&self) -> f64 {
+        f64::from(self.continue_on.count_within(self.die.sides())) / f64::from(self.die.sides())
+    }
+
+    /// P(length = `length`), from the geometric law `pᵏ(1 − p)` (with an explicit cap:
+    /// `P(length = cap) = p^cap` and nothing beyond), without listing anything. Without an
+    /// explicit cap the law is the untruncated one.
+    ///
+    /// ```
+    /// use dice_core::{Die, FaceSet, Streak};
+    /// let fluke = Streak::new(Die::D6, FaceSet::range(4, 6)?, 0)?;
+    /// assert_eq!(fluke.length_probability(7), 1.0 / 256.0); // (1/2)^7 · 1/2
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn length_probability(&self, length: u32) -> f64 {
+        let p = self.continue_probability();
+        if length > self.cap && self.explicit_cap {
+            0.0
+        } else if length == self.cap && self.explicit_cap {
+            powu(p, u64::from(length))
+        } else {
+            powu(p, u64::from(length)) * (1.0 - p)
+        }
+    }
+
+    /// The law of the score, listing lengths until the unlisted mass `p^J` (exact) is at most
+    /// `tail_tolerance`. With an explicit cap the law is the capped one, with no tail.
+    ///
+    /// ```
+    /// use dice_core::{Die, FaceSet, Streak};
+    /// let small = Streak::new(Die::D6, FaceSet::range(5, 6)?, 1)?;
+    /// let d = small.distribution_within(1e-30)?;
+    /// assert!((d.probability(&1) - 2.0 / 3.0).abs() < 1e-15);
+    /// assert!(d.tail() <= 1e-30);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Never for a valid streak; the `Result` matches [`Exact`].
+    pub fn distribution_within(&self, tail_tolerance: f64) -> Result<Dist<i64>, Error> {
+        let tol = if tail_tolerance > 0.0 {
+            tail_tolerance
+        } else {
+            DEFAULT_TAIL_TOLERANCE
+        };
+        let p = self.continue_probability();
+        let q = 1.0 - p;
+        let explicit = self.explicit_cap;
+        let mut outcomes = alloc::vec::Vec::new();
+        let mut probs = alloc::vec::Vec::new();
+        let mut pk = 1.0; // p^k
+        let mut k = 0u32;
+        loop {
+            if explicit && k == self.cap {
+                outcomes.push(self.base + i64::from(k));
+                probs.push(pk);
+                return Ok(Dist::from_sorted(outcomes, probs, 0.0));
+            }
+            if !explicit && (pk <= tol || pk == 0.0) {
+                return Ok(Dist::from_sorted(outcomes, probs, pk));
+            }
+            outcomes.push(self.base + i64::from(k));
+            probs.push(pk * q);
+            pk *= p;
+            k += 1;
+        }
+    }
+}
+
+impl Exact for Streak {
+    /// [`Streak::distribution_within`] with [`DEFAULT_TAIL_TOLERANCE`].
+    fn distribution(&self) -> Result<Dist<i64>, Error> {
+        self.distribution_within(DEFAULT_TAIL_TOLERANCE)
     }
 }

@@ -281,3 +281,191 @@ impl fmt::Display for SuccessPool {
         write!(f, "{} count {}", self.pool, self.success)
     }
 }
+
+// ------------------------------------------------------------------ exact distributions
+
+use crate::Exact;
+use crate::dist::{Dense, Dist, binomial};
+use crate::error::Error;
+use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work};
+
+impl SuccessPool {
+    /// The exact law of the success count, listing counts until the unlisted mass is at most
+    /// `tail_tolerance` (only pools with explosions and no explicit cap have one).
+    ///
+    /// - Plain dice: each part is binomial; parts are convolved.
+    /// - Compounding dice: each die succeeds with the probability that its whole value
+    ///   passes, so again binomial.
+    /// - Additional explosions (a die passing the explosion test adds a die, each die counted
+    ///   on its own): one die's count has the generating function
+    ///   `G(z) = (a·z + b) / (1 − c·z − d)`, where `a`/`b` are the chances of a succeeding /
+    ///   failing face that does not explode and `c`/`d` those of a face that does; its series
+    ///   is `g₀ = b/(1−d)`, `g₁ = (a + c·g₀)/(1−d)`, `gⱼ = c·gⱼ₋₁/(1−d)`, every term a sum of
+    ///   non-negative numbers. `n` dice are `Gⁿ`, computed by binary powering. With an explicit
+    ///   cap the chain is cut after `cap` explosions and the law is the capped one.
+    ///
+    /// # Errors
+    /// [`Error::TooComplex`] beyond [`crate::MAX_EXACT_WORK`].
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Explode, Pool, SuccessPool};
+    /// // d10s: 8+ succeeds, a 10 adds a die.
+    /// let pool = Pool::new(10, Die::D10)?.exploding(Explode::new(Comparison::Exactly(10)))?;
+    /// let d = SuccessPool::new(pool, Comparison::AtLeast(8)).distribution_within(1e-18)?;
+    /// assert!((d.total() - 1.0).abs() < 1e-12);
+    /// assert!(d.tail() <= 1e-18);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn distribution_within(&self, tail_tolerance: f64) -> Result<Dist<u32>, Error> {
+        let (law, tail) = self.count_law(tail_tolerance)?;
+        Ok(law.into_dist_as(tail))
+    }
+
+    /// The success-count law as a dense vector from 0, and its unlisted mass.
+    pub(crate) fn count_law(&self, tail_tolerance: f64) -> Result<(Dense, f64), Error> {
+        let tol = if tail_tolerance > 0.0 {
+            tail_tolerance
+        } else {
+            DEFAULT_TAIL_TOLERANCE
+        };
+        let pool = &self.pool;
+        let n = pool.count();
+        check_work("a success count", f64::from(n) * f64::from(n) * 2.0)?;
+        match pool.explode() {
+            None => {
+                let mut law = Dense::certain(0);
+                for part in pool.parts() {
+                    let sides = part.die().sides();
+                    let p = f64::from(self.success.faces_passing(sides)) / f64::from(sides);
+                    let b = Dense {
+                        offset: 0,
+                        p: binomial(part.count(), p),
+                    };
+                    law = law.convolve(&b);
+                }
+                Ok((law, 0.0))
+            }
+            Some(e) if e.mode() == ExplodeMode::Compound => {
+                // The tail of a die's value law lies above every threshold, so whether it
+                // passes is known: the success chance is exact.
+                let mut law = Dense::certain(0);
+                for part in pool.parts() {
+                    let threshold = match self.success {
+                        Comparison::AtLeast(t)
+                        | Comparison::AtMost(t)
+                        | Comparison::Above(t)
+                        | Comparison::Below(t)
+                        | Comparison::Exactly(t) => t.max(0) as usize + 1,
+                        Comparison::OneOf(_) => crate::faces::MAX_SET_FACE as usize + 1,
+                    };
+                    let v = pool.value_law(part, tol / f64::from(n.max(1)), threshold)?;
+                    // Values beyond the listed range are above every threshold.
+                    let beyond_passes = self.success.test(i64::MAX / 2);
+                    let listed_pass: f64 = v
+                        .law
+                        .p
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| self.success.test(v.law.offset + *i as i64))
+                        .map(|(_, q)| q)
+                        .sum();
+                    let listed_fail: f64 = v.law.p.iter().sum::<f64>() - listed_pass;
+                    let p = if beyond_passes {
+                        1.0 - listed_fail
+                    } else {
+                        listed_pass
+                    };
+                    let b = Dense {
+                        offset: 0,
+                        p: binomial(part.count(), p.clamp(0.0, 1.0)),
+                    };
+                    law = law.convolve(&b);
+                }
+                Ok((law, 0.0))
+            }
+            Some(e) => self.additional_count_law(e, tol),
+        }
+    }
+
+    fn additional_count_law(&self, e: crate::Explode, tol: f64) -> Result<(Dense, f64), Error> {
+        let n = self.pool.count();
+        // Per part: a, b, c, d as in the docs.
+        let mut abcd = Vec::new();
+        for part in self.pool.parts() {
+            let sides = part.die().sides();
+            let (mut a, mut b, mut c, mut d) = (0.0, 0.0, 0.0, 0.0);
+            let inv = 1.0 / f64::from(sides);
+            for face in 1..=sides {
+                let s = self.success.test(i64::from(face));
+                let x = e.on().test(i64::from(face));
+                match (x, s) {
+                    (false, true) => a += inv,
+                    (false, false) => b += inv,
+                    (true, true) => c += inv,
+                    (true, false) => d += inv,
+                }
+            }
+            abcd.push((part.count(), a, b, c, d));
+        }
+        if e.has_explicit_cap() {
+            // G₀ = (a + c)·z + (b + d); Gⱼ = (a·z + b) + (c·z + d)·Gⱼ₋₁, cut at the cap.
+            let cap = e.cap() as usize;
+            check_work(
+                "a capped exploding success count",
+                (cap * cap) as f64 * f64::from(n) * f64::from(n),
+            )?;
+            let mut law = Dense::certain(0);
+            for &(count, a, b, c, d) in &abcd {
+                let mut g = alloc::vec![b + d, a + c];
+                for _ in 0..cap {
+                    let mut next = alloc::vec![0.0; g.len() + 1];
+                    next[0] += b;
+                    next[1] += a;
+                    for (j, &gj) in g.iter().enumerate() {
+                        next[j] += d * gj;
+                        next[j + 1] += c * gj;
+                    }
+                    g = next;
+                }
+                let one = Dense { offset: 0, p: g };
+                law = law.convolve(&one.power(count));
+            }
+            return Ok((law.trim_end(), 0.0));
+        }
+        // Untruncated: list counts 0..len, raising len until the rest weighs at most tol.
+        let mut len = 16usize.max(4 * n as usize);
+        loop {
+            check_work(
+                "an exploding success count",
+                (len * len) as f64 * 32.0 * abcd.len() as f64,
+            )?;
+            let mut law = Dense::certain(0);
+            for &(count, a, b, c, _d) in &abcd {
+                let stop = a + b + c; // 1 − d, as a sum of non-negative terms
+                let mut g = alloc::vec![0.0; len];
+                g[0] = b / stop;
+                if len > 1 {
+                    g[1] = (a + c * g[0]) / stop;
+                }
+                for j in 2..len {
+                    g[j] = c * g[j - 1] / stop;
+                }
+                let one = Dense { offset: 0, p: g };
+                law = law.convolve(&one.power_truncated(count, len));
+                law.p.truncate(len);
+            }
+            let tail = (1.0 - law.p.iter().sum::<f64>()).max(0.0);
+            if tail <= tol || len > (1 << 22) {
+                return Ok((law.trim_end(), tail));
+            }
+            len *= 2;
+        }
+    }
+}
+
+impl Exact for SuccessPool {
+    /// [`SuccessPool::distribution_within`] with [`DEFAULT_TAIL_TOLERANCE`].
+    fn distribution(&self) -> Result<Dist<u32>, Error> {
+        self.distribution_within(DEFAULT_TAIL_TOLERANCE)
+    }
+}

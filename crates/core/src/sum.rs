@@ -346,3 +346,235 @@ impl fmt::Display for VersusTarget {
         write!(f, "{} vs {}", self.sum, self.target)
     }
 }
+
+// ------------------------------------------------------------------ exact distributions
+
+use crate::Exact;
+use crate::dist::{Dense, Dist, binomial};
+use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu};
+
+/// The law of the sum of the top `k` of `n` independent dice with value law `law` (only the
+/// listed values; the listed mass `Z` may be below one). Returns the joint law
+/// P(kept sum = S and every die takes a listed value).
+///
+/// A dynamic program over the values from highest to lowest (the multiset approach of
+/// icepool): the state is the number `m < k` of dice already placed on higher values and
+/// their sum. At value `v`, of the `n − m` dice not yet placed (each on a value ≤ v), the
+/// number showing `v` is binomial with probability `q_v / U_v`, where `U_v` is the mass of
+/// the values ≤ v; once `k` dice are placed the kept sum is settled. Work ~ F·R·k³/6 for F
+/// values spanning a range R.
+pub(crate) fn keep_top(n: u32, k: u32, law: &Dense) -> Result<Dense, Error> {
+    if k == 0 || law.p.is_empty() {
+        let z: f64 = law.p.iter().sum();
+        return Ok(Dense {
+            offset: 0,
+            p: alloc::vec![powu(z, u64::from(n))],
+        });
+    }
+    let k_us = k as usize;
+    let range = law.p.len() - 1; // vmax − vmin
+    let faces = law.p.iter().filter(|&&q| q > 0.0).count() as f64;
+    let kf = f64::from(k);
+    check_work(
+        "keep/drop",
+        faces * (range as f64 + 1.0) * kf * kf * kf / 6.0 + faces * f64::from(n) * kf,
+    )?;
+    let vmin = law.offset;
+    // U[i]: mass of values with index ≤ i (positive partial sums).
+    let mut under = alloc::vec![0.0; law.p.len()];
+    let mut acc = 0.0;
+    for (i, &q) in law.p.iter().enumerate() {
+        acc += q;
+        under[i] = acc;
+    }
+    let z = acc;
+    // states[m][j]: P(m dice placed, their sum = m·vmin + j), conditional law.
+    let mut states: Vec<Vec<f64>> = (0..k_us).map(|m| alloc::vec![0.0; m * range + 1]).collect();
+    states[0][0] = 1.0;
+    let mut done = alloc::vec![0.0; k_us * range + 1];
+    for i in (0..law.p.len()).rev() {
+        let q = law.p[i];
+        if q <= 0.0 {
+            continue;
+        }
+        let dv = i; // v − vmin
+        let pi = (q / under[i]).min(1.0);
+        let mut next: Vec<Vec<f64>> = (0..k_us).map(|m| alloc::vec![0.0; m * range + 1]).collect();
+        for m in 0..k_us {
+            if states[m].iter().all(|&x| x == 0.0) {
+                continue;
+            }
+            let pmf = binomial(n - m as u32, pi);
+            // P(C ≥ k − m): the kept set is completed at this value.
+            let complete: f64 = pmf[(k_us - m).min(pmf.len())..].iter().sum();
+            for (j, &w) in states[m].iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                for (c, &pc) in pmf.iter().enumerate().take(k_us - m) {
+                    if pc > 0.0 {
+                        next[m + c][j + c * dv] += w * pc;
+                    }
+                }
+                if complete > 0.0 {
+                    done[j + (k_us - m) * dv] += w * complete;
+                }
+            }
+        }
+        states = next;
+    }
+    let scale = powu(z, u64::from(n));
+    for x in &mut done {
+        *x *= scale;
+    }
+    Ok(Dense {
+        offset: i64::from(k) * vmin,
+        p: done,
+    }
+    .trim())
+}
+
+impl Sum {
+    /// The exact law of the total, listing outcomes until the unlisted mass is at most
+    /// `tail_tolerance` (it matters only for exploding dice without an explicit cap; a
+    /// smaller tolerance lists more outcomes).
+    ///
+    /// Without keep/drop the listed probabilities are exact. With keep/drop on exploding dice
+    /// each listed probability is exact up to the unlisted mass (`Dist::tail`), which bounds
+    /// the error.
+    ///
+    /// # Errors
+    /// [`Error::TooComplex`] beyond [`crate::MAX_EXACT_WORK`]; [`Error::Unsupported`] for
+    /// keep/drop across dice of different sizes or with additional (non-compounding)
+    /// explosions.
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Explode, Keep, Pool, Sum};
+    /// let d6_exploding = Sum::new(
+    ///     Pool::new(1, Die::D6)?.exploding(Explode::new(Comparison::Exactly(6)))?,
+    ///     Keep::All,
+    ///     0,
+    /// )?;
+    /// let d = d6_exploding.distribution_within(1e-20)?;
+    /// assert!((d.probability(&8) - 1.0 / 36.0).abs() < 1e-15); // 6 then 2
+    /// assert!(d.tail() <= 1e-20);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn distribution_within(&self, tail_tolerance: f64) -> Result<Dist<i64>, Error> {
+        let tol = if tail_tolerance > 0.0 {
+            tail_tolerance
+        } else {
+            DEFAULT_TAIL_TOLERANCE
+        };
+        let n = self.pool.count();
+        if n == 0 {
+            return Ok(Dist::certain(self.modifier));
+        }
+        let parts = self.pool.parts();
+        let (top, k) = self.keep.as_top(n);
+        let (law, tail) = if k == n {
+            self.total_law(tol)?
+        } else {
+            let die = parts[0].die();
+            if parts.iter().any(|p| p.die() != die) {
+                return Err(Error::Unsupported {
+                    what: "exact keep/drop over dice of different sizes",
+                });
+            }
+            if self
+                .pool
+                .explode()
+                .is_some_and(|e| e.mode() == ExplodeMode::Additional)
+            {
+                return Err(Error::Unsupported {
+                    what: "exact keep/drop with additional (non-compounding) explosions; \
+                           use compounding explosions",
+                });
+            }
+            let per_die_tol = tol / f64::from(n);
+            let v = self.pool.value_law(&parts[0], per_die_tol, 0)?;
+            let kept = if top {
+                keep_top(n, k, &v.law)?
+            } else {
+                keep_top(n, k, &v.law.clone().negate())?.negate()
+            };
+            let tail = 1.0 - powu(1.0 - v.tail, u64::from(n));
+            (kept, tail.max(0.0))
+        };
+        Ok(law.shift(self.modifier).into_dist(tail))
+    }
+
+    /// The law of the sum of every die, and its unlisted mass.
+    fn total_law(&self, tol: f64) -> Result<(Dense, f64), Error> {
+        let n = self.pool.count();
+        if self.pool.explode().is_none() {
+            let mut total = Dense::certain(0);
+            let mut len = 1.0;
+            for part in self.pool.parts() {
+                let sides = f64::from(part.die().sides());
+                len += f64::from(part.count()) * sides;
+                check_work("a sum of dice", len * f64::from(part.count()) * 3.0)?;
+                for _ in 0..part.count() {
+                    total = total.convolve_uniform(1, i64::from(part.die().sides()));
+                }
+            }
+            return Ok((total, 0.0));
+        }
+        // Exploding dice: list each die's law up to some value M; totals up to
+        // M + (n − 1) (every die is at least 1) then only involve listed die values, so they
+        // are exact. Raise M until what lies beyond weighs at most `tol`.
+        let mut min_value = 0usize;
+        loop {
+            let mut total = Dense::certain(0);
+            let mut exact_up_to = 0i64;
+            let mut any_tail = false;
+            for part in self.pool.parts() {
+                let v = self.pool.value_law(part, tol / f64::from(n), min_value)?;
+                any_tail |= v.tail > 0.0;
+                let top = v.law.offset + v.law.p.len() as i64 - 1;
+                exact_up_to = exact_up_to.max(top);
+                let work = (total.p.len() + part.count() as usize * v.law.p.len()) as f64;
+                check_work("a sum of exploding dice", work * work * 32.0)?;
+                total = total.convolve(&v.law.power(part.count()));
+            }
+            if !any_tail {
+                return Ok((total, 0.0));
+            }
+            let cut = exact_up_to + i64::from(n) - 1;
+            let keep = ((cut - total.offset + 1).max(0) as usize).min(total.p.len());
+            total.p.truncate(keep);
+            let tail = (1.0 - total.p.iter().sum::<f64>()).max(0.0);
+            if tail <= tol || min_value > (1 << 24) {
+                return Ok((total, tail));
+            }
+            min_value = (exact_up_to as usize).max(16) * 2;
+        }
+    }
+}
+
+impl Exact for Sum {
+    /// [`Sum::distribution_within`] with [`DEFAULT_TAIL_TOLERANCE`].
+    fn distribution(&self) -> Result<Dist<i64>, Error> {
+        self.distribution_within(DEFAULT_TAIL_TOLERANCE)
+    }
+}
+
+impl Exact for VersusTarget {
+    /// P(above), P(equal), P(below) the target. Unlisted mass of an exploding total lies above
+    /// every listed total; it counts as "above" when the target is listed below it.
+    fn distribution(&self) -> Result<Dist<Versus>, Error> {
+        let d = self.sum.distribution()?;
+        let mut v = d.map(|&t| Versus::of(t, self.target));
+        let top = d.outcomes().last().copied().unwrap_or(i64::MIN);
+        if d.tail() > 0.0 && self.target < top {
+            let above = v.probability(&Versus::Above) + d.tail();
+            let pairs = [
+                (Versus::Below, v.probability(&Versus::Below)),
+                (Versus::Equal, v.probability(&Versus::Equal)),
+                (Versus::Above, above),
+            ];
+            v = Dist::from_pairs(pairs)?;
+        }
+        Ok(v)
+    }
+}

@@ -1,0 +1,708 @@
+//! Exact probability distributions: the answer to "what are my chances?".
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::Error;
+
+/// A probability distribution over ordered outcomes, with probabilities as `f64`.
+///
+/// Outcomes are kept sorted and distinct. Where a law has unbounded support (exploding dice)
+/// the distribution lists a finite part of it and carries the mass it does not list in
+/// [`Dist::tail`], so that `sum of probabilities + tail == 1`. For the laws dice-core builds,
+/// the unlisted mass lies beyond the largest listed outcome (for a difference of two such
+/// laws, beyond either end).
+///
+/// ```
+/// use dice_core::{Die, Dist, Exact};
+/// let d6 = Die::D6.distribution()?;
+/// assert_eq!(d6.len(), 6);
+/// assert!((d6.probability(&3) - 1.0 / 6.0).abs() < 1e-15);
+/// assert!((d6.mean() - 3.5).abs() < 1e-12);
+/// assert!((d6.cdf(&2) - 1.0 / 3.0).abs() < 1e-15);
+/// assert_eq!(d6.quantile(0.5), Some(3));
+/// let two = d6.map(|&f| f % 2 == 0);
+/// assert!((two.probability(&true) - 0.5).abs() < 1e-15);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Dist<T> {
+    outcomes: Vec<T>,
+    probs: Vec<f64>,
+    tail: f64,
+}
+
+impl<T: Ord + Clone> Dist<T> {
+    /// The law of a value that is always `value`.
+    ///
+    /// ```
+    /// let d = dice_core::Dist::certain(4i64);
+    /// assert_eq!(d.probability(&4), 1.0);
+    /// ```
+    pub fn certain(value: T) -> Self {
+        Dist {
+            outcomes: vec![value],
+            probs: vec![1.0],
+            tail: 0.0,
+        }
+    }
+
+    /// A distribution from `(outcome, probability)` pairs in any order; repeated outcomes are
+    /// added together and zero-probability outcomes dropped.
+    ///
+    /// # Errors
+    /// [`Error::Probability`] when a probability is negative or not finite, or when they add
+    /// up to more than one (beyond rounding, 1e-9).
+    ///
+    /// ```
+    /// use dice_core::Dist;
+    /// let coin = Dist::from_pairs([("tails", 0.5), ("heads", 0.25), ("heads", 0.25)])?;
+    /// assert_eq!(coin.outcomes(), &["heads", "tails"]);
+    /// assert!(Dist::from_pairs([(1, 0.7), (2, 0.7)]).is_err());
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn from_pairs<I: IntoIterator<Item = (T, f64)>>(pairs: I) -> Result<Self, Error> {
+        let mut v: Vec<(T, f64)> = pairs.into_iter().collect();
+        let mut total = 0.0;
+        for (_, p) in &v {
+            if !p.is_finite() || *p < 0.0 {
+                return Err(Error::Probability { value: *p });
+            }
+            total += *p;
+        }
+        if total > 1.0 + 1e-9 {
+            return Err(Error::Probability { value: total });
+        }
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut outcomes: Vec<T> = Vec::with_capacity(v.len());
+        let mut probs: Vec<f64> = Vec::with_capacity(v.len());
+        for (o, p) in v {
+            if outcomes.last() == Some(&o) {
+                if let Some(last) = probs.last_mut() {
+                    *last += p;
+                }
+            } else {
+                outcomes.push(o);
+                probs.push(p);
+            }
+        }
+        Ok(Self::from_sorted(outcomes, probs, (1.0 - total).max(0.0)))
+    }
+
+    /// From sorted distinct outcomes; drops zero entries.
+    pub(crate) fn from_sorted(outcomes: Vec<T>, probs: Vec<f64>, tail: f64) -> Self {
+        let (outcomes, probs) = outcomes
+            .into_iter()
+            .zip(probs)
+            .filter(|(_, p)| *p > 0.0)
+            .unzip();
+        Dist {
+            outcomes,
+            probs,
+            tail,
+        }
+    }
+
+    /// Number of listed outcomes.
+    pub fn len(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// Whether no outcome is listed.
+    pub fn is_empty(&self) -> bool {
+        self.outcomes.is_empty()
+    }
+
+    /// The listed outcomes, increasing.
+    pub fn outcomes(&self) -> &[T] {
+        &self.outcomes
+    }
+
+    /// The probabilities, in the order of [`Dist::outcomes`].
+    pub fn probabilities(&self) -> &[f64] {
+        &self.probs
+    }
+
+    /// `(outcome, probability)` pairs, increasing.
+    pub fn iter(&self) -> impl Iterator<Item = (&T, f64)> + '_ {
+        self.outcomes.iter().zip(self.probs.iter().copied())
+    }
+
+    /// The probability mass not listed; zero for finite laws.
+    pub fn tail(&self) -> f64 {
+        self.tail
+    }
+
+    /// Sum of the listed probabilities plus the tail: 1 up to rounding.
+    pub fn total(&self) -> f64 {
+        self.probs.iter().sum::<f64>() + self.tail
+    }
+
+    /// P(outcome = `value`).
+    pub fn probability(&self, value: &T) -> f64 {
+        match self.outcomes.binary_search(value) {
+            Ok(i) => self.probs[i],
+            Err(_) => 0.0,
+        }
+    }
+
+    /// P(the outcome satisfies `pred`), over the listed outcomes.
+    ///
+    /// ```
+    /// use dice_core::{Die, Exact};
+    /// let d20 = Die::D20.distribution()?;
+    /// assert!((d20.probability_where(|&f| f >= 15) - 0.3).abs() < 1e-15);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn probability_where(&self, mut pred: impl FnMut(&T) -> bool) -> f64 {
+        self.iter().filter(|(o, _)| pred(o)).map(|(_, p)| p).sum()
+    }
+
+    /// P(outcome ≤ `value`).
+    pub fn cdf(&self, value: &T) -> f64 {
+        let end = match self.outcomes.binary_search(value) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        };
+        self.probs[..end].iter().sum()
+    }
+
+    /// P(outcome ≥ `value`), tail included.
+    pub fn survival(&self, value: &T) -> f64 {
+        let start = match self.outcomes.binary_search(value) {
+            Ok(i) | Err(i) => i,
+        };
+        self.probs[start..].iter().sum::<f64>() + self.tail
+    }
+
+    /// The smallest outcome whose cdf reaches `q` (`q` in `[0, 1]`); `None` when `q` is out
+    /// of range or falls in the unlisted tail.
+    pub fn quantile(&self, q: f64) -> Option<T> {
+        if !(0.0..=1.0).contains(&q) {
+            return None;
+        }
+        let mut acc = 0.0;
+        for (o, p) in self.iter() {
+            acc += p;
+            if acc >= q - 1e-12 {
+                return Some(o.clone());
+            }
+        }
+        None
+    }
+
+    /// The most likely outcome (the smallest, on a tie).
+    pub fn mode(&self) -> Option<T> {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, &p) in self.probs.iter().enumerate() {
+            if best.is_none_or(|(_, b)| p > b) {
+                best = Some((i, p));
+            }
+        }
+        best.map(|(i, _)| self.outcomes[i].clone())
+    }
+
+    /// The law of `f(outcome)`. The tail is carried over as is.
+    pub fn map<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> U) -> Dist<U> {
+        let mut v: Vec<(U, f64)> = self.iter().map(|(o, p)| (f(o), p)).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut outcomes: Vec<U> = Vec::with_capacity(v.len());
+        let mut probs: Vec<f64> = Vec::with_capacity(v.len());
+        for (o, p) in v {
+            if outcomes.last() == Some(&o) {
+                if let Some(last) = probs.last_mut() {
+                    *last += p;
+                }
+            } else {
+                outcomes.push(o);
+                probs.push(p);
+            }
+        }
+        Dist::from_sorted(outcomes, probs, self.tail)
+    }
+
+    /// The joint law of this outcome and an independent `other`'s.
+    ///
+    /// ```
+    /// use dice_core::{Die, Exact};
+    /// let d6 = Die::D6.distribution()?;
+    /// let both = d6.joint(&d6);
+    /// assert_eq!(both.len(), 36);
+    /// assert!((both.probability(&(2, 5)) - 1.0 / 36.0).abs() < 1e-15);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn joint<U: Ord + Clone>(&self, other: &Dist<U>) -> Dist<(T, U)> {
+        let mut outcomes = Vec::with_capacity(self.len() * other.len());
+        let mut probs = Vec::with_capacity(self.len() * other.len());
+        for (a, pa) in self.iter() {
+            for (b, pb) in other.iter() {
+                outcomes.push((a.clone(), b.clone()));
+                probs.push(pa * pb);
+            }
+        }
+        Dist::from_sorted(outcomes, probs, combined_tail(self.tail, other.tail))
+    }
+}
+
+/// Outcomes that are numbers, for mean, variance and arithmetic.
+pub trait Numeric: Copy + Ord {
+    /// As `f64`.
+    fn to_f64(self) -> f64;
+    /// As `i64`.
+    fn to_i64(self) -> i64;
+}
+
+macro_rules! numeric {
+    ($($t:ty),*) => {$(
+        impl Numeric for $t {
+            #[inline]
+            fn to_f64(self) -> f64 { self as f64 }
+            #[inline]
+            fn to_i64(self) -> i64 { self as i64 }
+        }
+    )*};
+}
+numeric!(i32, u32, i64, u8, u16, i16);
+
+impl<T: Numeric> Dist<T> {
+    /// The mean of the listed outcomes (with a nonzero tail, a lower bound).
+    pub fn mean(&self) -> f64 {
+        self.iter().map(|(o, p)| o.to_f64() * p).sum()
+    }
+
+    /// The variance of the listed outcomes.
+    pub fn variance(&self) -> f64 {
+        let m = self.mean();
+        self.iter()
+            .map(|(o, p)| {
+                let d = o.to_f64() - m;
+                d * d * p
+            })
+            .sum()
+    }
+
+    /// The standard deviation.
+    pub fn std_dev(&self) -> f64 {
+        sqrt(self.variance())
+    }
+
+    /// The law of `self + other` for independent outcomes.
+    ///
+    /// ```
+    /// use dice_core::{Die, Exact};
+    /// let d6 = Die::D6.distribution()?;
+    /// let two = d6.add(&d6);
+    /// assert!((two.probability(&7) - 6.0 / 36.0).abs() < 1e-15);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn add<U: Numeric>(&self, other: &Dist<U>) -> Dist<i64> {
+        Dense::from_dist(self)
+            .convolve(&Dense::from_dist(other))
+            .into_dist(combined_tail(self.tail, other.tail))
+    }
+
+    /// The law of `self − other` for independent outcomes (an opposed roll's margin).
+    ///
+    /// ```
+    /// use dice_core::{Die, Exact};
+    /// let d6 = Die::D6.distribution()?;
+    /// let diff = d6.difference(&d6);
+    /// assert!((diff.probability(&0) - 1.0 / 6.0).abs() < 1e-15);
+    /// assert!((diff.probability_where(|&d| d > 0) - 15.0 / 36.0).abs() < 1e-15);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn difference<U: Numeric>(&self, other: &Dist<U>) -> Dist<i64> {
+        Dense::from_dist(self)
+            .convolve(&Dense::from_dist(other).negate())
+            .into_dist(combined_tail(self.tail, other.tail))
+    }
+
+    /// The law of `outcome + k`.
+    pub fn shift(&self, k: i64) -> Dist<i64> {
+        Dist {
+            outcomes: self.outcomes.iter().map(|o| o.to_i64() + k).collect(),
+            probs: self.probs.clone(),
+            tail: self.tail,
+        }
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Dist<T> {
+    /// One line per outcome: `outcome  probability`, then the tail if any.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (o, p) in self.outcomes.iter().zip(&self.probs) {
+            writeln!(f, "{o}\t{p:.6}")?;
+        }
+        if self.tail > 0.0 {
+            writeln!(f, "(beyond)\t{:.3e}", self.tail)?;
+        }
+        Ok(())
+    }
+}
+
+/// The unlisted mass of a law built from two independent laws with unlisted masses `a`, `b`:
+/// `1 − (1 − a)(1 − b)`.
+fn combined_tail(a: f64, b: f64) -> f64 {
+    if a == 0.0 && b == 0.0 {
+        0.0
+    } else {
+        a + b - a * b
+    }
+}
+
+/// Square root without `std`: Newton's iteration from a bit-level first guess.
+fn sqrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        if x <= 0.0 || !x.is_finite() {
+            return if x == 0.0 || x.is_infinite() {
+                x
+            } else {
+                f64::NAN
+            };
+        }
+        let mut y = f64::from_bits((x.to_bits() >> 1) + (1023u64 << 51));
+        for _ in 0..8 {
+            y = 0.5 * (y + x / y);
+        }
+        y
+    }
+}
+
+/// A law over the integers `offset .. offset + p.len()`, dense: the work horse of the exact
+/// algorithms.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Dense {
+    pub(crate) offset: i64,
+    pub(crate) p: Vec<f64>,
+}
+
+impl Dense {
+    pub(crate) fn certain(v: i64) -> Dense {
+        Dense {
+            offset: v,
+            p: vec![1.0],
+        }
+    }
+
+    /// Uniform on `lo..=hi`.
+    pub(crate) fn uniform(lo: i64, hi: i64) -> Dense {
+        let n = (hi - lo + 1) as usize;
+        Dense {
+            offset: lo,
+            p: vec![1.0 / n as f64; n],
+        }
+    }
+
+    pub(crate) fn from_dist<T: Numeric>(d: &Dist<T>) -> Dense {
+        let Some(first) = d.outcomes.first() else {
+            return Dense {
+                offset: 0,
+                p: Vec::new(),
+            };
+        };
+        let offset = first.to_i64();
+        let last = d.outcomes[d.outcomes.len() - 1].to_i64();
+        let mut p = vec![0.0; (last - offset + 1) as usize];
+        for (o, q) in d.iter() {
+            p[(o.to_i64() - offset) as usize] = q;
+        }
+        Dense { offset, p }
+    }
+
+    /// To a `Dist` over any integer outcome type (values outside `T` cannot occur here:
+    /// callers only convert laws whose support fits).
+    pub(crate) fn into_dist_as<T: Ord + Clone + TryFrom<i64>>(self, tail: f64) -> Dist<T> {
+        let mut outcomes = Vec::with_capacity(self.p.len());
+        let mut probs = Vec::with_capacity(self.p.len());
+        for (i, q) in self.p.into_iter().enumerate() {
+            if q > 0.0 {
+                if let Ok(o) = T::try_from(self.offset + i as i64) {
+                    outcomes.push(o);
+                    probs.push(q);
+                }
+            }
+        }
+        Dist {
+            outcomes,
+            probs,
+            tail,
+        }
+    }
+
+    pub(crate) fn into_dist(self, tail: f64) -> Dist<i64> {
+        self.into_dist_as(tail)
+    }
+
+    pub(crate) fn negate(mut self) -> Dense {
+        self.p.reverse();
+        self.offset = -(self.offset + self.p.len() as i64 - 1);
+        self
+    }
+
+    pub(crate) fn shift(mut self, k: i64) -> Dense {
+        self.offset += k;
+        self
+    }
+
+    /// The law of the sum of independent draws from `self` and `other`: direct convolution,
+    /// all terms non-negative, so every entry keeps full relative precision.
+    pub(crate) fn convolve(&self, other: &Dense) -> Dense {
+        if self.p.is_empty() || other.p.is_empty() {
+            return Dense {
+                offset: 0,
+                p: Vec::new(),
+            };
+        }
+        let (a, b) = if self.p.len() >= other.p.len() {
+            (&self.p, &other.p)
+        } else {
+            (&other.p, &self.p)
+        };
+        let mut out = vec![0.0; a.len() + b.len() - 1];
+        for (j, &bj) in b.iter().enumerate() {
+            if bj == 0.0 {
+                continue;
+            }
+            for (o, &ai) in out[j..j + a.len()].iter_mut().zip(a.iter()) {
+                *o += ai * bj;
+            }
+        }
+        Dense {
+            offset: self.offset + other.offset,
+            p: out,
+        }
+    }
+
+    /// Convolves with the uniform law on `lo..=hi` in O(len) with additions only (the van
+    /// Herk / Gil-Werman block trick: a window sum is a block suffix sum plus the next
+    /// block's prefix sum), so precision is as good as the direct convolution.
+    pub(crate) fn convolve_uniform(&self, lo: i64, hi: i64) -> Dense {
+        let w = (hi - lo + 1) as usize;
+        let n = self.p.len();
+        if w == 1 {
+            return self.clone().shift(lo);
+        }
+        // Pad with w-1 zeros on both sides; out[t] = sum of padded[t .. t+w].
+        let len = n + w - 1;
+        let mut padded = vec![0.0; n + 2 * (w - 1)];
+        padded[w - 1..w - 1 + n].copy_from_slice(&self.p);
+        let m = padded.len();
+        // prefix[i]: sum from the start of i's block to i; suffix[i]: from i to its block end.
+        let mut prefix = vec![0.0; m];
+        let mut suffix = vec![0.0; m];
+        for i in 0..m {
+            prefix[i] = if i % w == 0 {
+                padded[i]
+            } else {
+                prefix[i - 1] + padded[i]
+            };
+        }
+        for i in (0..m).rev() {
+            suffix[i] = if i % w == w - 1 || i == m - 1 {
+                padded[i]
+            } else {
+                suffix[i + 1] + padded[i]
+            };
+        }
+        let scale = 1.0 / w as f64;
+        let mut out = vec![0.0; len];
+        for (t, o) in out.iter_mut().enumerate() {
+            let end = t + w - 1;
+            let s = if t % w == 0 {
+                prefix[end]
+            } else {
+                suffix[t] + prefix[end]
+            };
+            *o = s * scale;
+        }
+        Dense {
+            offset: self.offset + lo,
+            p: out,
+        }
+    }
+
+    /// `self` convolved with itself `n` times (`n = 0` gives the point law at 0), by binary
+    /// powering.
+    pub(crate) fn power(&self, mut n: u32) -> Dense {
+        let mut result = Dense::certain(0);
+        let mut base = self.clone();
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.convolve(&base);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.convolve(&base);
+            }
+        }
+        result
+    }
+
+    /// As [`Dense::power`], keeping only the first `len` entries of every intermediate
+    /// result (exact for those entries when `self` starts at offset 0 and has no negative
+    /// support, because larger entries never feed smaller ones).
+    pub(crate) fn power_truncated(&self, mut n: u32, len: usize) -> Dense {
+        let cut = |mut d: Dense| {
+            d.p.truncate(len);
+            d
+        };
+        let mut result = Dense::certain(0);
+        let mut base = cut(self.clone());
+        while n > 0 {
+            if n & 1 == 1 {
+                result = cut(result.convolve(&base));
+            }
+            n >>= 1;
+            if n > 0 {
+                base = cut(base.convolve(&base));
+            }
+        }
+        result
+    }
+
+    /// Removes trailing zeros (keeps the offset).
+    pub(crate) fn trim_end(mut self) -> Dense {
+        while self.p.len() > 1 && self.p.last() == Some(&0.0) {
+            self.p.pop();
+        }
+        self
+    }
+
+    /// Removes leading and trailing zeros.
+    pub(crate) fn trim(mut self) -> Dense {
+        let start = self.p.iter().position(|&q| q > 0.0).unwrap_or(self.p.len());
+        let end = self
+            .p
+            .iter()
+            .rposition(|&q| q > 0.0)
+            .map_or(start, |e| e + 1);
+        self.p.truncate(end);
+        self.p.drain(..start);
+        self.offset += start as i64;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_convolution_matches_direct() {
+        let base = Dense {
+            offset: 3,
+            p: vec![0.1, 0.2, 0.3, 0.4],
+        };
+        for (lo, hi) in [(1, 6), (1, 2), (0, 9), (1, 1), (2, 13)] {
+            let fast = base.convolve_uniform(lo, hi);
+            let slow = base.convolve(&Dense::uniform(lo, hi));
+            assert_eq!(fast.offset, slow.offset);
+            assert_eq!(fast.p.len(), slow.p.len());
+            for (a, b) in fast.p.iter().zip(&slow.p) {
+                assert!((a - b).abs() <= 1e-15 * b.max(1e-300), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn power_is_repeated_convolution() {
+        let d = Dense::uniform(1, 6);
+        let mut slow = Dense::certain(0);
+        for _ in 0..7 {
+            slow = slow.convolve(&d);
+        }
+        let fast = d.power(7);
+        assert_eq!(fast.offset, slow.offset);
+        for (a, b) in fast.p.iter().zip(&slow.p) {
+            assert!((a - b).abs() <= 1e-14 * b);
+        }
+    }
+
+    #[test]
+    fn sqrt_is_right() {
+        for x in [0.0, 1.0, 2.0, 1e-10, 12345.678] {
+            assert!((sqrt(x) * sqrt(x) - x).abs() <= 1e-12 * x.max(1.0));
+        }
+    }
+}
+
+/// The binomial law of successes among `n` trials of probability `p`, as `pmf[0..=n]`.
+///
+/// Computed from the mode outwards with the ratio `pmf(c+1)/pmf(c) = (n−c)/(c+1) · p/(1−p)`
+/// and normalised at the end, so nothing underflows near the mode and every term keeps a
+/// relative error of a few ulps per step from the mode.
+pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
+    let n_us = n as usize;
+    let mut pmf = vec![0.0; n_us + 1];
+    if p <= 0.0 {
+        pmf[0] = 1.0;
+        return pmf;
+    }
+    if p >= 1.0 {
+        pmf[n_us] = 1.0;
+        return pmf;
+    }
+    let q = 1.0 - p;
+    let mode = (((f64::from(n) + 1.0) * p) as usize).min(n_us);
+    pmf[mode] = 1.0;
+    for c in mode..n_us {
+        let next = pmf[c] * ((n_us - c) as f64 / (c + 1) as f64) * (p / q);
+        if next == 0.0 {
+            break;
+        }
+        pmf[c + 1] = next;
+    }
+    for c in (0..mode).rev() {
+        let prev = pmf[c + 1] * ((c + 1) as f64 / (n_us - c) as f64) * (q / p);
+        if prev == 0.0 {
+            break;
+        }
+        pmf[c] = prev;
+    }
+    let total: f64 = pmf.iter().sum();
+    for x in &mut pmf {
+        *x /= total;
+    }
+    pmf
+}
+
+#[cfg(test)]
+mod binomial_tests {
+    use super::binomial;
+
+    #[test]
+    fn binomial_matches_pascal() {
+        // Pascal's triangle in exact integers, for n up to 30.
+        let mut row: Vec<u64> = vec![1];
+        for n in 1..=30u32 {
+            let mut next = vec![1u64; row.len() + 1];
+            for i in 1..row.len() {
+                next[i] = row[i - 1] + row[i];
+            }
+            row = next;
+            for p in [0.1, 0.3, 0.5, 0.9] {
+                let pmf = binomial(n, p);
+                for (c, &coef) in row.iter().enumerate() {
+                    let exact = coef as f64
+                        * (0..c).fold(1.0, |a, _| a * p)
+                        * (0..n as usize - c).fold(1.0, |a, _| a * (1.0 - p));
+                    assert!((pmf[c] - exact).abs() <= 1e-13 * exact, "{n} {p} {c}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn binomial_survives_large_n() {
+        let pmf = binomial(5000, 0.9);
+        assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(pmf[4500] > 0.0);
+    }
+}
