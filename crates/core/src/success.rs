@@ -8,7 +8,7 @@ use rand::Rng;
 use crate::die::Batch;
 use crate::faces::{Comparison, FaceTest};
 use crate::pool::{Pool, PoolPart};
-use crate::record::RollRecord;
+use crate::record::{DieRoll, RollRecord};
 use crate::{Roll, RollDetailed};
 
 /// A face test turned into a test on the raw bits of a batch digit (see [`crate::die`]):
@@ -184,6 +184,15 @@ impl SuccessPool {
     /// The success count of one roll: the hot path, allocation-free.
     #[inline]
     pub fn count<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        match (self.pool.parts(), self.tests.as_slice()) {
+            ([part], [t]) if !self.pool.explodes() => count_part(rng, part, t.success),
+            _ => self.count_general(rng),
+        }
+    }
+
+    /// [`SuccessPool::count`] for several parts or exploding dice.
+    #[inline(never)]
+    fn count_general<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
         if self.pool.explodes() {
             let mut n = 0;
             self.pool
@@ -239,19 +248,39 @@ impl SuccessPool {
     }
 }
 
-/// Successes among the dice of one non-exploding part.
+/// Successes among the dice of one non-exploding part: one draw per batch, then one
+/// multiplication and one comparison per die.
 #[inline(always)]
 fn count_part<R: Rng + ?Sized>(rng: &mut R, part: &PoolPart, test: BitsTest) -> u32 {
     let b = part.batch();
-    let mut left = part.count() as usize;
-    let mut n = 0;
-    while left > 0 {
-        let take = left.min(b.len);
-        let x = b.draw(rng);
-        n += test.count_batch(b, x, take);
-        left -= take;
+    let count = part.count() as usize;
+    match test {
+        BitsTest::All => count as u32,
+        BitsTest::Range { lo, width } => {
+            let mut n = 0;
+            let mut left = count;
+            while left > 0 {
+                let take = left.min(b.len);
+                let x = b.draw(rng);
+                for &p in b.pows(take) {
+                    n += u32::from(x.wrapping_mul(p).wrapping_sub(lo) < width);
+                }
+                left -= take;
+            }
+            n
+        }
+        BitsTest::Mask(_) => {
+            let mut n = 0;
+            let mut left = count;
+            while left > 0 {
+                let take = left.min(b.len);
+                let x = b.draw(rng);
+                n += test.count_batch(b, x, take);
+                left -= take;
+            }
+            n
+        }
     }
-    n
 }
 
 impl Roll for SuccessPool {
@@ -268,10 +297,44 @@ impl RollDetailed for SuccessPool {
     /// Every die, with successes and criticals flagged and counted, and the total of values.
     fn roll_record_into<R: Rng + ?Sized>(&self, rng: &mut R, record: &mut RollRecord) {
         record.clear();
-        self.pool.roll_into(rng, &mut record.dice);
-        self.mark(record);
-        record.total = record.kept_values().sum();
-        record.capped = record.dice.iter().any(|d| d.flags.capped);
+        if self.pool.explodes() {
+            self.pool.roll_into(rng, &mut record.dice);
+            self.mark(record);
+            record.total = record.kept_values().sum();
+            record.capped = record.dice.iter().any(|d| d.flags.capped);
+            return;
+        }
+        // One pass: faces and flags straight from the raw bits.
+        record.dice.reserve(self.pool.count() as usize);
+        let (mut successes, mut criticals, mut total) = (0u32, 0u32, 0i64);
+        for (part, t) in self.pool.parts().iter().zip(&self.tests) {
+            let b = part.batch();
+            let die = part.die();
+            let source = part.source();
+            let mut left = part.count() as usize;
+            while left > 0 {
+                let take = left.min(b.len);
+                let x = b.draw(rng);
+                // `extend` from a slice iterator reserves once per batch.
+                record.dice.extend(b.pows(take).iter().map(|&p| {
+                    let r = x.wrapping_mul(p);
+                    let natural = b.digit(r) as u32 + 1;
+                    let success = t.success.passes(b, r);
+                    let critical = t.critical.passes(b, r);
+                    successes += u32::from(success);
+                    criticals += u32::from(critical);
+                    total += i64::from(natural);
+                    let mut d = DieRoll::new(die, natural, source);
+                    d.flags.success = success;
+                    d.flags.critical = critical;
+                    d
+                }));
+                left -= take;
+            }
+        }
+        record.successes = successes;
+        record.criticals = criticals;
+        record.total = total;
     }
 }
 

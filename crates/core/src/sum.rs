@@ -122,6 +122,23 @@ fn kept_sum(values: &mut [i64], keep: Keep) -> i64 {
     if k == 0 {
         return 0;
     }
+    if values.len() <= 16 {
+        // Insertion sort: the fastest way to order a handful of dice.
+        for i in 1..values.len() {
+            let v = values[i];
+            let mut j = i;
+            while j > 0 && values[j - 1] > v {
+                values[j] = values[j - 1];
+                j -= 1;
+            }
+            values[j] = v;
+        }
+        return if top {
+            values[values.len() - k..].iter().sum()
+        } else {
+            values[..k].iter().sum()
+        };
+    }
     if top {
         let idx = values.len() - k;
         values.select_nth_unstable(idx);
@@ -212,12 +229,33 @@ impl Roll for Sum {
         if self.keep == Keep::All {
             let mut total = self.modifier;
             self.pool.visit(rng, |_, d| total += d.value);
-            total
-        } else {
-            let (mut stack, mut heap) = ([0i64; STACK_DICE], Vec::new());
-            let values = collect_values(&self.pool, rng, &mut stack, &mut heap, |_| true);
-            kept_sum(values, self.keep) + self.modifier
+            return total;
         }
+        let max = self.pool.max_rolled();
+        let kept = if max <= 8 {
+            self.kept_on_stack::<8, R>(rng)
+        } else if max <= STACK_DICE as u64 {
+            self.kept_on_stack::<STACK_DICE, R>(rng)
+        } else {
+            let mut values = Vec::with_capacity(self.pool.count() as usize);
+            self.pool.visit(rng, |_, d| values.push(d.value));
+            kept_sum(&mut values, self.keep)
+        };
+        kept + self.modifier
+    }
+}
+
+impl Sum {
+    /// The kept total of a pool that cannot roll more than `N` dice, without allocating.
+    #[inline(always)]
+    fn kept_on_stack<const N: usize, R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        let mut buf = [0i64; N];
+        let mut n = 0;
+        self.pool.visit(rng, |_, d| {
+            buf[n] = d.value;
+            n += 1;
+        });
+        kept_sum(&mut buf[..n], self.keep)
     }
 }
 
