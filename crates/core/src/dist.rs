@@ -422,6 +422,8 @@ impl Dense {
         let mut outcomes = Vec::with_capacity(self.p.len());
         let mut probs = Vec::with_capacity(self.p.len());
         for (i, q) in self.p.into_iter().enumerate() {
+            // Rounding can push a certain outcome a few ulps past 1.
+            let q = q.min(1.0);
             if q > 0.0 {
                 if let Ok(o) = T::try_from(self.offset + i as i64) {
                     outcomes.push(o);
@@ -540,28 +542,6 @@ impl Dense {
             n >>= 1;
             if n > 0 {
                 base = base.convolve(&base);
-            }
-        }
-        result
-    }
-
-    /// As [`Dense::power`], keeping only the first `len` entries of every intermediate
-    /// result (exact for those entries when `self` starts at offset 0 and has no negative
-    /// support, because larger entries never feed smaller ones).
-    pub(crate) fn power_truncated(&self, mut n: u32, len: usize) -> Dense {
-        let cut = |mut d: Dense| {
-            d.p.truncate(len);
-            d
-        };
-        let mut result = Dense::certain(0);
-        let mut base = cut(self.clone());
-        while n > 0 {
-            if n & 1 == 1 {
-                result = cut(result.convolve(&base));
-            }
-            n >>= 1;
-            if n > 0 {
-                base = cut(base.convolve(&base));
             }
         }
         result
@@ -704,5 +684,116 @@ mod binomial_tests {
         let pmf = binomial(5000, 0.9);
         assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(pmf[4500] > 0.0);
+    }
+}
+
+/// A law on `0, 1, 2, …` listed up to `len − 1`, with its survival function over the same
+/// range: `f[x] = P(X = x)` and `s[x] = P(X > x)`, both exact and both computed from sums of
+/// non-negative terms, so the unlisted mass `s[len − 1]` keeps full relative precision
+/// (where `1 − Σ f` would only give rounding noise).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Tailed {
+    pub(crate) f: Vec<f64>,
+    pub(crate) s: Vec<f64>,
+}
+
+impl Tailed {
+    /// The point law at 0.
+    pub(crate) fn zero(len: usize) -> Tailed {
+        let mut f = vec![0.0; len];
+        f[0] = 1.0;
+        Tailed {
+            f,
+            s: vec![0.0; len],
+        }
+    }
+
+    /// The law of `A + B` for independent non-negative `A` (self) and `B`, up to `len − 1`:
+    /// `P(A + B = c) = Σₐ f_A(a) f_B(c − a)` and
+    /// `P(A + B > c) = Σ_{a ≤ c} f_A(a) s_B(c − a) + s_A(c)`.
+    pub(crate) fn add(&self, other: &Tailed, len: usize) -> Tailed {
+        let mut f = vec![0.0; len];
+        let mut s = vec![0.0; len];
+        for (a, &fa) in self.f.iter().enumerate().take(len) {
+            if fa == 0.0 {
+                continue;
+            }
+            let room = (len - a).min(other.f.len());
+            for (b, (&fb, &sb)) in other.f.iter().zip(&other.s).enumerate().take(room) {
+                f[a + b] += fa * fb;
+                s[a + b] += fa * sb;
+            }
+            // Where B's listing ends before `len`, B's unlisted mass is its last survival.
+            if other.f.len() < len - a {
+                let last = other.s[other.s.len() - 1];
+                for slot in &mut s[a + other.f.len()..] {
+                    *slot += fa * last;
+                }
+            }
+        }
+        for (c, slot) in s.iter_mut().enumerate() {
+            *slot += self.s.get(c).copied().unwrap_or(self.s[self.s.len() - 1]);
+        }
+        Tailed { f, s }
+    }
+
+    /// The law of the sum of `n` independent copies, by binary powering.
+    pub(crate) fn power(&self, mut n: u32, len: usize) -> Tailed {
+        let mut result = Tailed::zero(len);
+        let mut base = self.clone();
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.add(&base, len);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.add(&base, len);
+            }
+        }
+        result
+    }
+
+    /// The unlisted mass: `P(X > len − 1)`.
+    pub(crate) fn tail(&self) -> f64 {
+        self.s[self.s.len() - 1]
+    }
+
+    /// As a dense law from 0 (trailing zeros dropped) and its unlisted mass.
+    pub(crate) fn into_dense(self) -> (Dense, f64) {
+        let tail = self.tail();
+        (
+            Dense {
+                offset: 0,
+                p: self.f,
+            }
+            .trim_end(),
+            tail,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tailed_tests {
+    use super::*;
+
+    #[test]
+    fn sums_keep_exact_survival() {
+        // A geometric law P(X = x) = (1/2)^(x+1): survival (1/2)^(x+1).
+        let len = 40;
+        let f: Vec<f64> = (0..len).map(|x| 0.5f64.powi(x as i32 + 1)).collect();
+        let s = f.clone();
+        let g = Tailed { f, s };
+        // X1 + X2 is negative binomial: P(S = c) = (c + 1)(1/2)^(c+2),
+        // P(S > c) = (c + 3)(1/2)^(c+2).
+        let two = g.add(&g, len);
+        for c in 0..len {
+            let pc = (c as f64 + 1.0) * 0.5f64.powi(c as i32 + 2);
+            let sc = (c as f64 + 3.0) * 0.5f64.powi(c as i32 + 2);
+            assert!((two.f[c] - pc).abs() <= 1e-15 * pc);
+            assert!((two.s[c] - sc).abs() <= 1e-15 * sc, "{c}");
+        }
+        let p = g.power(2, len);
+        assert_eq!(p.f.len(), len);
+        assert!((p.tail() - two.tail()).abs() <= 1e-15 * two.tail());
     }
 }

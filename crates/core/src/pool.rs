@@ -545,10 +545,40 @@ pub(crate) fn powu(mut x: f64, mut n: u64) -> f64 {
 /// The law of one die's value (a compounding die's whole value, or an exploding die's whole
 /// chain summed — for totals the two are the same).
 pub(crate) struct ValueLaw {
-    /// P(value = x) for the listed values (exact).
+    /// P(value = x) for the listed values (exact), leading and trailing zeros trimmed.
     pub(crate) law: crate::dist::Dense,
     /// P(value beyond the listed range): zero for finite laws.
     pub(crate) tail: f64,
+    /// The same law from 0 with its survival function `P(value > x)`, over the listed range.
+    pub(crate) tailed: crate::dist::Tailed,
+}
+
+impl ValueLaw {
+    /// A finite law given from value 0 (`f[x] = P(value = x)`).
+    fn finite(f: Vec<f64>) -> ValueLaw {
+        let mut s = vec![0.0; f.len()];
+        let mut acc = 0.0;
+        for x in (0..f.len()).rev() {
+            s[x] = acc;
+            acc += f[x];
+        }
+        ValueLaw {
+            law: crate::dist::Dense {
+                offset: 0,
+                p: f.clone(),
+            }
+            .trim(),
+            tail: 0.0,
+            tailed: crate::dist::Tailed { f, s },
+        }
+    }
+
+    /// The uniform law of a plain die.
+    fn uniform(sides: usize) -> ValueLaw {
+        let mut f = vec![1.0 / sides as f64; sides + 1];
+        f[0] = 0.0;
+        ValueLaw::finite(f)
+    }
 }
 
 /// Work above which an exact computation gives up.
@@ -572,21 +602,14 @@ impl Pool {
         tol: f64,
         min_value: usize,
     ) -> Result<ValueLaw, Error> {
-        use crate::dist::Dense;
         let s = part.die.sides() as usize;
         let Some(e) = self.explode else {
-            return Ok(ValueLaw {
-                law: Dense::uniform(1, s as i64),
-                tail: 0.0,
-            });
+            return Ok(ValueLaw::uniform(s));
         };
         let explodes: Vec<bool> = (0..s).map(|d| part.explode_test.digit(d as u64)).collect();
         let ne = explodes.iter().filter(|&&b| b).count();
         if ne == 0 {
-            return Ok(ValueLaw {
-                law: Dense::uniform(1, s as i64),
-                tail: 0.0,
-            });
+            return Ok(ValueLaw::uniform(s));
         }
         let inv = 1.0 / s as f64;
         let p = ne as f64 * inv;
@@ -612,8 +635,7 @@ impl Pool {
                 }
                 law = next;
             }
-            let law = Dense { offset: 0, p: law }.trim();
-            return Ok(ValueLaw { law, tail: 0.0 });
+            return Ok(ValueLaw::finite(law));
         }
         // Untruncated: f(x) = [x ≤ s, x does not explode]/s + Σ_{e explodes, e < x} f(x − e)/s,
         // and the tail T(x) = P(value > x) = Σ_{f > x, f stops}/s + Σ_{e explodes}
@@ -658,8 +680,13 @@ impl Pool {
         }
         let tail = t[x];
         Ok(ValueLaw {
-            law: Dense { offset: 0, p: f }.trim(),
+            law: crate::dist::Dense {
+                offset: 0,
+                p: f.clone(),
+            }
+            .trim(),
             tail,
+            tailed: crate::dist::Tailed { f, s: t },
         })
     }
 }

@@ -348,7 +348,7 @@ impl fmt::Display for SuccessPool {
 // ------------------------------------------------------------------ exact distributions
 
 use crate::Exact;
-use crate::dist::{Dense, Dist, binomial};
+use crate::dist::{Dense, Dist, Tailed, binomial};
 use crate::error::Error;
 use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work};
 
@@ -495,31 +495,40 @@ impl SuccessPool {
             }
             return Ok((law.trim_end(), 0.0));
         }
-        // Untruncated: list counts 0..len, raising len until the rest weighs at most tol.
+        // Untruncated: list counts 0..len with their survival function, raising len until
+        // the rest weighs at most tol. One die: gⱼ = g₁·rʲ⁻¹ for j ≥ 1 with r = c/(1 − d),
+        // so P(count > j) = g₁·rʲ/(1 − r), and 1 − r = (a + b)/(a + b + c).
         let mut len = 16usize.max(4 * n as usize);
         loop {
             check_work(
                 "an exploding success count",
-                (len * len) as f64 * 32.0 * abcd.len() as f64,
+                (len * len) as f64 * 64.0 * abcd.len() as f64,
             )?;
-            let mut law = Dense::certain(0);
+            let mut law = Tailed::zero(len);
             for &(count, a, b, c, _d) in &abcd {
-                let stop = a + b + c; // 1 − d, as a sum of non-negative terms
+                let go_on = a + b + c; // 1 − d, as a sum of non-negative terms
+                let r = c / go_on;
+                let one_minus_r = (a + b) / go_on;
                 let mut g = alloc::vec![0.0; len];
-                g[0] = b / stop;
-                if len > 1 {
-                    g[1] = (a + c * g[0]) / stop;
+                let mut surv = alloc::vec![0.0; len];
+                g[0] = b / go_on;
+                let g1 = (a + c * g[0]) / go_on;
+                let mut rj = 1.0; // r^(j−1)
+                for gj in g.iter_mut().skip(1) {
+                    *gj = g1 * rj;
+                    rj *= r;
                 }
-                for j in 2..len {
-                    g[j] = c * g[j - 1] / stop;
+                // surv[j] = g₁·rʲ/(1 − r) for j ≥ 0 (j = 0: everything above 0).
+                let mut rj = 1.0;
+                for slot in surv.iter_mut() {
+                    *slot = g1 * rj / one_minus_r;
+                    rj *= r;
                 }
-                let one = Dense { offset: 0, p: g };
-                law = law.convolve(&one.power_truncated(count, len));
-                law.p.truncate(len);
+                let one = Tailed { f: g, s: surv };
+                law = law.add(&one.power(count, len), len);
             }
-            let tail = (1.0 - law.p.iter().sum::<f64>()).max(0.0);
-            if tail <= tol || len > (1 << 22) {
-                return Ok((law.trim_end(), tail));
+            if law.tail() <= tol || len > (1 << 22) {
+                return Ok(law.into_dense());
             }
             len *= 2;
         }

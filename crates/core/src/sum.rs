@@ -388,7 +388,7 @@ impl fmt::Display for VersusTarget {
 // ------------------------------------------------------------------ exact distributions
 
 use crate::Exact;
-use crate::dist::{Dense, Dist, binomial};
+use crate::dist::{Dense, Dist, Tailed, binomial};
 use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu};
 
 /// The law of the sum of the top `k` of `n` independent dice with value law `law` (only the
@@ -401,12 +401,13 @@ use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu};
 /// number showing `v` is binomial with probability `q_v / U_v`, where `U_v` is the mass of
 /// the values ≤ v; once `k` dice are placed the kept sum is settled. Work ~ F·R·k³/6 for F
 /// values spanning a range R.
-pub(crate) fn keep_top(n: u32, k: u32, law: &Dense) -> Result<Dense, Error> {
+pub(crate) fn keep_top(n: u32, k: u32, law: &Dense, unlisted: f64) -> Result<Dense, Error> {
+    // P(every die takes a listed value).
+    let all_listed = powu(1.0 - unlisted, u64::from(n));
     if k == 0 || law.p.is_empty() {
-        let z: f64 = law.p.iter().sum();
         return Ok(Dense {
             offset: 0,
-            p: alloc::vec![powu(z, u64::from(n))],
+            p: alloc::vec![all_listed],
         });
     }
     let k_us = k as usize;
@@ -425,7 +426,6 @@ pub(crate) fn keep_top(n: u32, k: u32, law: &Dense) -> Result<Dense, Error> {
         acc += q;
         under[i] = acc;
     }
-    let z = acc;
     // states[m][j]: P(m dice placed, their sum = m·vmin + j), conditional law.
     let mut states: Vec<Vec<f64>> = (0..k_us).map(|m| alloc::vec![0.0; m * range + 1]).collect();
     states[0][0] = 1.0;
@@ -461,9 +461,10 @@ pub(crate) fn keep_top(n: u32, k: u32, law: &Dense) -> Result<Dense, Error> {
         }
         states = next;
     }
-    let scale = powu(z, u64::from(n));
-    for x in &mut done {
-        *x *= scale;
+    if unlisted > 0.0 {
+        for x in &mut done {
+            *x *= all_listed;
+        }
     }
     Ok(Dense {
         offset: i64::from(k) * vmin,
@@ -532,12 +533,11 @@ impl Sum {
             let per_die_tol = tol / f64::from(n);
             let v = self.pool.value_law(&parts[0], per_die_tol, 0)?;
             let kept = if top {
-                keep_top(n, k, &v.law)?
+                keep_top(n, k, &v.law, v.tail)?
             } else {
-                keep_top(n, k, &v.law.clone().negate())?.negate()
+                keep_top(n, k, &v.law.clone().negate(), v.tail)?.negate()
             };
-            let tail = 1.0 - powu(1.0 - v.tail, u64::from(n));
-            (kept, tail.max(0.0))
+            (kept, some_of(n, v.tail))
         };
         Ok(law.shift(self.modifier).into_dist(tail))
     }
@@ -558,36 +558,66 @@ impl Sum {
             }
             return Ok((total, 0.0));
         }
-        // Exploding dice: list each die's law up to some value M; totals up to
-        // M + (n − 1) (every die is at least 1) then only involve listed die values, so they
-        // are exact. Raise M until what lies beyond weighs at most `tol`.
-        let mut min_value = 0usize;
+        // Exploding dice: list every die's law and its survival function up to the same
+        // length, add them up with their survival functions (all sums of non-negative
+        // terms), and lengthen the listing until what lies beyond weighs at most `tol`.
+        let mut len = 16usize.max(4 * n as usize);
+        // Capped explosions have finite laws: list them whole when that is not too long.
+        let mut full_len = 1usize;
+        for part in self.pool.parts() {
+            let v = self.pool.value_law(part, tol / f64::from(n), 0)?;
+            if v.tail > 0.0 {
+                full_len = usize::MAX;
+                break;
+            }
+            full_len += part.count() as usize * (v.law.offset as usize + v.law.p.len() - 1);
+        }
+        if full_len <= 1 << 16 {
+            len = full_len;
+        }
         loop {
-            let mut total = Dense::certain(0);
-            let mut exact_up_to = 0i64;
-            let mut any_tail = false;
+            let mut total = Tailed::zero(len);
             for part in self.pool.parts() {
-                let v = self.pool.value_law(part, tol / f64::from(n), min_value)?;
-                any_tail |= v.tail > 0.0;
-                let top = v.law.offset + v.law.p.len() as i64 - 1;
-                exact_up_to = exact_up_to.max(top);
-                let work = (total.p.len() + part.count() as usize * v.law.p.len()) as f64;
-                check_work("a sum of exploding dice", work * work * 32.0)?;
-                total = total.convolve(&v.law.power(part.count()));
+                let v = self.pool.value_law(part, tol / f64::from(n), len)?;
+                check_work(
+                    "a sum of exploding dice",
+                    (len * len) as f64 * 4.0 * powering_steps(part.count()),
+                )?;
+                total = total.add(&v.tailed.power(part.count(), len), len);
             }
-            if !any_tail {
-                return Ok((total, 0.0));
+            if total.tail() <= tol || len > (1 << 22) {
+                return Ok(total.into_dense());
             }
-            let cut = exact_up_to + i64::from(n) - 1;
-            let keep = ((cut - total.offset + 1).max(0) as usize).min(total.p.len());
-            total.p.truncate(keep);
-            let tail = (1.0 - total.p.iter().sum::<f64>()).max(0.0);
-            if tail <= tol || min_value > (1 << 24) {
-                return Ok((total, tail));
-            }
-            min_value = (exact_up_to as usize).max(16) * 2;
+            len *= 2;
         }
     }
+}
+
+/// P(at least one of `n` independent events of chance `p` happens), `1 − (1 − p)ⁿ`, without
+/// the cancellation of that formula when `n·p` is small (there the alternating series
+/// `Σ (−1)ⁱ⁺¹ C(n, i) pⁱ` converges at once).
+fn some_of(n: u32, p: f64) -> f64 {
+    if p <= 0.0 {
+        return 0.0;
+    }
+    if f64::from(n) * p > 0.1 {
+        return 1.0 - powu(1.0 - p, u64::from(n));
+    }
+    let (mut sum, mut term) = (0.0, 1.0);
+    for i in 1..=u64::from(n) {
+        term *= (f64::from(n) - (i - 1) as f64) / i as f64 * p;
+        let signed = if i % 2 == 1 { term } else { -term };
+        sum += signed;
+        if term <= sum.abs() * 1e-18 {
+            break;
+        }
+    }
+    sum
+}
+
+/// `⌈log₂ n⌉ + 1`: the convolutions binary powering makes, for work estimates.
+fn powering_steps(n: u32) -> f64 {
+    f64::from(33 - n.leading_zeros())
 }
 
 impl Exact for Sum {
