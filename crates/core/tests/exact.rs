@@ -1904,3 +1904,97 @@ fn probabilities_never_exceed_one() {
     }
     assert!(bad.is_empty(), "\n  {}", bad.join("\n  "));
 }
+
+// =============================================================================================
+// 7. Accuracy at the extremes of the workloads: 1e-12 relative to closed forms
+// =============================================================================================
+
+/// 100d6 and 50d100: the extreme totals have closed forms (`6⁻¹⁰⁰`, `100·6⁻¹⁰⁰`, `100⁻⁵⁰`)
+/// that a subtraction-based convolution would lose entirely.
+#[test]
+fn wide_sums_are_accurate_in_the_tails() {
+    let d = sum(pool(100, Die::D6), Keep::All, 0)
+        .distribution()
+        .unwrap();
+    let p = (1.0f64 / 6.0).powi(100);
+    assert_rel(d.probability(&100), p, 1e-12, "P(100d6 = 100)");
+    assert_rel(d.probability(&101), 100.0 * p, 1e-12, "P(100d6 = 101)");
+    // 102: two dice show 2, or one shows 3: C(100, 2) + 100 ways.
+    assert_rel(
+        d.probability(&102),
+        (4950.0 + 100.0) * p,
+        1e-12,
+        "P(100d6 = 102)",
+    );
+    assert_rel(d.probability(&600), p, 1e-12, "P(100d6 = 600)");
+    assert_rel(d.mean(), 350.0, 1e-12, "mean of 100d6");
+    assert_rel(
+        d.variance(),
+        100.0 * 35.0 / 12.0,
+        1e-12,
+        "variance of 100d6",
+    );
+    let d = sum(pool(50, Die::D100), Keep::All, 0)
+        .distribution()
+        .unwrap();
+    assert_rel(
+        d.probability(&50),
+        0.01f64.powi(50),
+        1e-12,
+        "P(50d100 = 50)",
+    );
+    assert_rel(
+        d.probability(&5000),
+        0.01f64.powi(50),
+        1e-12,
+        "P(50d100 = 5000)",
+    );
+    assert_rel(d.mean(), 50.0 * 50.5, 1e-12, "mean of 50d100");
+}
+
+/// 100d6 drop lowest 10: the least total (90, every die a 1) and the greatest (540: at
+/// least 90 sixes) against the binomial law written out here.
+#[test]
+fn drop_lowest_is_accurate_in_the_tails() {
+    let d = sum(pool(100, Die::D6), Keep::DropLowest(10), 0)
+        .distribution()
+        .unwrap();
+    assert_rel(d.probability(&90), (1.0f64 / 6.0).powi(100), 1e-12, "P(90)");
+    let mut top = 0.0;
+    for j in 90..=100u32 {
+        // C(100, j) as a product, then (1/6)^j (5/6)^(100 − j).
+        let c = (0..(100 - j)).fold(1.0, |a, i| a * f64::from(100 - i) / f64::from(i + 1));
+        top += c * (1.0f64 / 6.0).powi(j as i32) * (5.0f64 / 6.0).powi((100 - j) as i32);
+    }
+    assert_rel(d.probability(&540), top, 1e-12, "P(540)");
+}
+
+/// 1,000 d10 counting ≤ 5: P(0) = 2⁻¹⁰⁰⁰ (near the bottom of f64) and P(500) = C(1000, 500)/2¹⁰⁰⁰,
+/// built as a product of factors near one.
+#[test]
+fn thousand_dice_binomial_is_accurate() {
+    let d = SuccessPool::new(pool(1000, Die::D10), Comparison::AtMost(5))
+        .distribution()
+        .unwrap();
+    assert_rel(d.probability(&0), 0.5f64.powi(1000), 1e-12, "P(0)");
+    let middle = (1..=500).fold(1.0, |a, i| a * f64::from(500 + i) / f64::from(i) * 0.25);
+    assert_rel(d.probability(&500), middle, 1e-12, "P(500)");
+}
+
+/// 10 and 100 exploding d10s counting ≥ 8: no success at all means every die shows 1–7
+/// (a 10 is itself a success), so P(0) = 0.7ⁿ; the mean count per die is
+/// (0.2 + 0.1) / (1 − 0.1) = 1/3.
+#[test]
+fn exploding_counts_are_accurate() {
+    for n in [10u32, 100] {
+        let p = pool(n, Die::D10)
+            .exploding(Explode::new(Comparison::Exactly(10)))
+            .unwrap();
+        let d = SuccessPool::new(p, Comparison::AtLeast(8))
+            .distribution()
+            .unwrap();
+        assert_rel(d.probability(&0), 0.7f64.powi(n as i32), 1e-12, "P(0)");
+        assert_rel(d.mean(), f64::from(n) / 3.0, 1e-12, "mean");
+        assert!(d.tail() <= dice_core::DEFAULT_TAIL_TOLERANCE);
+    }
+}
