@@ -1,0 +1,3 @@
+//! Criterion benches for dice-swimclass (placeholder until the crate lands).
+
+fn main() {}

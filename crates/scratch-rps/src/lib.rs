@@ -1,0 +1,3 @@
+//! # dice-scratch-rps
+//!
+//! Scratch RPS, built on dice-core. (Work in progress.)

@@ -1,0 +1,3 @@
+//! # dice-shapers-and-bots
+//!
+//! Shapers and Bots, built on dice-core. (Work in progress.)

@@ -1,0 +1,3 @@
+//! # dice-shapers-percentile
+//!
+//! Shapers (percentile combat), built on dice-core. (Work in progress.)

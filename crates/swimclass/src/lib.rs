@@ -1,0 +1,3 @@
+//! # dice-swimclass
+//!
+//! Project Swimclass, built on dice-core. (Work in progress.)
