@@ -64,7 +64,7 @@ impl<T: Ord + Clone> Dist<T> {
     /// # Ok::<(), dice_core::Error>(())
     /// ```
     pub fn from_pairs<I: IntoIterator<Item = (T, f64)>>(pairs: I) -> Result<Self, Error> {
-        let mut v: Vec<(T, f64)> = pairs.into_iter().collect();
+        let v: Vec<(T, f64)> = pairs.into_iter().collect();
         let mut total = 0.0;
         for (_, p) in &v {
             if !p.is_finite() || *p < 0.0 {
@@ -75,19 +75,7 @@ impl<T: Ord + Clone> Dist<T> {
         if total > 1.0 + 1e-9 {
             return Err(Error::Probability { value: total });
         }
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut outcomes: Vec<T> = Vec::with_capacity(v.len());
-        let mut probs: Vec<f64> = Vec::with_capacity(v.len());
-        for (o, p) in v {
-            if outcomes.last() == Some(&o) {
-                if let Some(last) = probs.last_mut() {
-                    *last += p;
-                }
-            } else {
-                outcomes.push(o);
-                probs.push(p);
-            }
-        }
+        let (outcomes, probs) = merge(v);
         Ok(Self::from_sorted(outcomes, probs, (1.0 - total).max(0.0)))
     }
 
@@ -206,20 +194,7 @@ impl<T: Ord + Clone> Dist<T> {
 
     /// The law of `f(outcome)`. The tail is carried over as is.
     pub fn map<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> U) -> Dist<U> {
-        let mut v: Vec<(U, f64)> = self.iter().map(|(o, p)| (f(o), p)).collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut outcomes: Vec<U> = Vec::with_capacity(v.len());
-        let mut probs: Vec<f64> = Vec::with_capacity(v.len());
-        for (o, p) in v {
-            if outcomes.last() == Some(&o) {
-                if let Some(last) = probs.last_mut() {
-                    *last += p;
-                }
-            } else {
-                outcomes.push(o);
-                probs.push(p);
-            }
-        }
+        let (outcomes, probs) = merge(self.iter().map(|(o, p)| (f(o), p)).collect());
         Dist::from_sorted(outcomes, probs, self.tail)
     }
 
@@ -244,6 +219,23 @@ impl<T: Ord + Clone> Dist<T> {
         }
         Dist::from_sorted(outcomes, probs, combined_tail(self.tail, other.tail))
     }
+}
+
+/// Sorts `(outcome, probability)` pairs and adds up the probabilities of equal outcomes.
+fn merge<T: Ord>(mut v: Vec<(T, f64)>) -> (Vec<T>, Vec<f64>) {
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut outcomes: Vec<T> = Vec::with_capacity(v.len());
+    let mut probs: Vec<f64> = Vec::with_capacity(v.len());
+    for (o, p) in v {
+        match (outcomes.last() == Some(&o), probs.last_mut()) {
+            (true, Some(last)) => *last += p,
+            _ => {
+                outcomes.push(o);
+                probs.push(p);
+            }
+        }
+    }
+    (outcomes, probs)
 }
 
 /// Outcomes that are numbers, for mean, variance and arithmetic.

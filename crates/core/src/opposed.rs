@@ -518,39 +518,17 @@ impl Exact for Blocking {
         for t in (1..=faces).rev() {
             let hit = test.test(t as i64);
             // Defending dice showing t (for ≥ they count at threshold t).
-            let place_defense = |v: &[f64]| {
-                if t > sd {
+            // Place the dice of one side that show `t`: of the `rem` dice of that side not yet
+            // placed, the number showing `t` is binomial with chance 1/t.
+            let place = |v: &[f64], attack: bool| {
+                if t > if attack { sa } else { sd } {
                     return v.to_vec();
                 }
-                let mut out = alloc::vec![0.0; v.len()];
-                for md in 0..=nd {
-                    let pmf = binom(nd - md, t);
-                    for ma in 0..=na {
-                        for h in 0..=na {
-                            for y in 0..=na {
-                                let w = v[idx(ma, md, h, y)];
-                                if w == 0.0 {
-                                    continue;
-                                }
-                                for (c, &pc) in pmf.iter().enumerate() {
-                                    if pc > 0.0 {
-                                        out[idx(ma, md + c, h, y)] += w * pc;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                out
-            };
-            let place_attack = |v: &[f64]| {
-                if t > sa {
-                    return v.to_vec();
-                }
+                let pmfs: Vec<Vec<f64>> = (0..=na.max(nd)).map(|r| binom(r, t)).collect();
                 let mut out = alloc::vec![0.0; v.len()];
                 for ma in 0..=na {
-                    let pmf = binom(na - ma, t);
                     for md in 0..=nd {
+                        let pmf = &pmfs[if attack { na - ma } else { nd - md }];
                         for h in 0..=na {
                             for y in 0..=na {
                                 let w = v[idx(ma, md, h, y)];
@@ -558,10 +536,15 @@ impl Exact for Blocking {
                                     continue;
                                 }
                                 for (c, &pc) in pmf.iter().enumerate() {
-                                    if pc > 0.0 {
-                                        let h2 = if hit { h + c } else { h };
-                                        out[idx(ma + c, md, h2, y)] += w * pc;
+                                    if pc == 0.0 {
+                                        continue;
                                     }
+                                    let to = match (attack, hit) {
+                                        (true, true) => idx(ma + c, md, h + c, y),
+                                        (true, false) => idx(ma + c, md, h, y),
+                                        (false, _) => idx(ma, md + c, h, y),
+                                    };
+                                    out[to] += w * pc;
                                 }
                             }
                         }
@@ -569,6 +552,8 @@ impl Exact for Blocking {
                 }
                 out
             };
+            let place_attack = |v: &[f64]| place(v, true);
+            let place_defense = |v: &[f64]| place(v, false);
             cur = if strict {
                 // Threshold t: hits ≥ t against blockers > t (placed before this face).
                 place_defense(&update_y(&place_attack(&cur)))

@@ -20,6 +20,9 @@
 //!
 //! No timing is asserted anywhere.
 
+mod common;
+use common::enumerate;
+
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
@@ -51,35 +54,6 @@ fn assert_rel(a: f64, b: f64, rel: f64, what: &str) {
         "{what}: got {a:e}, expected {b:e} (relative error {:e})",
         (a - b).abs() / b.abs().max(1e-300)
     );
-}
-
-/// The exact law of `f(faces)` when one die of each of `sides` is rolled, as integer counts
-/// over the equally likely combinations, then divided by their number.
-fn enumerate<O: Ord>(sides: &[u32], mut f: impl FnMut(&[u32]) -> O) -> BTreeMap<O, f64> {
-    let mut counts: BTreeMap<O, u64> = BTreeMap::new();
-    let mut faces = vec![1u32; sides.len()];
-    let mut combinations = 0u64;
-    loop {
-        *counts.entry(f(&faces)).or_insert(0) += 1;
-        combinations += 1;
-        // Odometer step.
-        let mut i = 0;
-        loop {
-            if i == faces.len() {
-                let total = combinations as f64;
-                return counts
-                    .into_iter()
-                    .map(|(o, c)| (o, c as f64 / total))
-                    .collect();
-            }
-            if faces[i] < sides[i] {
-                faces[i] += 1;
-                break;
-            }
-            faces[i] = 1;
-            i += 1;
-        }
-    }
 }
 
 /// Asserts that `dist` is the finite law `exact`: no tail, the same outcomes of positive

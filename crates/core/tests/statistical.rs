@@ -17,6 +17,9 @@
 //! lumped into one "at least" outcome, so that no outcome has an expected count far below
 //! one, where the normal approximation behind the 5 SE bound fails.
 
+mod common;
+use common::enumerate;
+
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
@@ -109,35 +112,6 @@ fn check<O: Ord + Debug>(observed: BTreeMap<O, u64>, exact: BTreeMap<O, f64>, n:
         failures.len(),
         failures.join("\n  ")
     );
-}
-
-/// The exact law of `f(faces)` when one die of each of `sides` is rolled: every combination
-/// of faces is enumerated and counted once (all combinations are equally likely).
-fn enumerate<O: Ord>(sides: &[u32], mut f: impl FnMut(&[u32]) -> O) -> BTreeMap<O, f64> {
-    let mut counts: BTreeMap<O, u64> = BTreeMap::new();
-    let mut faces = vec![1u32; sides.len()];
-    let mut combinations = 0u64;
-    loop {
-        *counts.entry(f(&faces)).or_insert(0) += 1;
-        combinations += 1;
-        // Odometer step: the first die that can go up does, the ones before it wrap to 1.
-        let mut i = 0;
-        loop {
-            if i == faces.len() {
-                let total = combinations as f64;
-                return counts
-                    .into_iter()
-                    .map(|(o, c)| (o, c as f64 / total))
-                    .collect();
-            }
-            if faces[i] < sides[i] {
-                faces[i] += 1;
-                break;
-            }
-            faces[i] = 1;
-            i += 1;
-        }
-    }
 }
 
 /// The fraction of the faces `1..=sides` that pass `pred`.
