@@ -1,0 +1,74 @@
+//! Criterion benchmarks of dice-sim: trials per second on 1 thread and on 2, against the
+//! mechanic's own roll loop measured in the same run, so the simulation's overhead per trial
+//! (chunking, per-chunk RNG, histogram counting, merging) is the difference of the two.
+//!
+//! Run with `cargo bench -p dice-benches --bench sim`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dice_core::{
+    BlockRule, Blocking, Comparison, Die, Keep, Pool, Roll, SuccessPool, Sum, VersusTarget,
+};
+use dice_sim::Simulation;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+/// Trials per measured iteration.
+const TRIALS: u64 = 1 << 20;
+
+fn bench_mechanic<M>(c: &mut Criterion, name: &str, m: &M)
+where
+    M: Roll + Sync,
+    M::Outcome: Send,
+{
+    let mut g = c.benchmark_group(format!("sim/{name}"));
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(TRIALS));
+    g.bench_function("raw_loop", |b| {
+        b.iter(|| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+            for _ in 0..TRIALS {
+                black_box(m.roll(&mut rng));
+            }
+        })
+    });
+    for threads in [1, 2] {
+        let sim = Simulation::new(1, TRIALS)
+            .expect("valid")
+            .threads(threads)
+            .expect("valid");
+        g.bench_function(format!("{threads}_thread"), |b| {
+            b.iter(|| black_box(sim.run(black_box(m))))
+        });
+    }
+    g.finish();
+}
+
+fn sim(c: &mut Criterion) {
+    let ten_d10 = SuccessPool::new(
+        Pool::new(10, Die::D10).expect("valid"),
+        Comparison::AtMost(5),
+    );
+    bench_mechanic(c, "10d10_le5", &ten_d10);
+    // A Shapers and Bots challenge: 2d6 + 2 (High) against 13 (Awesome).
+    let challenge = VersusTarget::new(
+        Sum::new(Pool::new(2, Die::D6).expect("valid"), Keep::All, 2).expect("valid"),
+        13,
+    )
+    .expect("valid");
+    bench_mechanic(c, "challenge_2d6", &challenge);
+    // A Swimclass attack: 6d6 hitting on 2+, against 6d6 blocking.
+    let attack = Blocking::new(
+        SuccessPool::new(
+            Pool::new(6, Die::D6).expect("valid"),
+            Comparison::AtLeast(2),
+        ),
+        Pool::new(6, Die::D6).expect("valid"),
+        BlockRule::AtLeast,
+    );
+    bench_mechanic(c, "attack_6d6_vs_6d6", &attack);
+}
+
+criterion_group!(benches, sim);
+criterion_main!(benches);

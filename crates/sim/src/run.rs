@@ -1,0 +1,324 @@
+//! Running a mechanic many times: chunks, seeds, threads, precision stops and progress.
+
+use std::ops::{ControlFlow, Range};
+
+use dice_core::Roll;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+
+use crate::error::SimError;
+use crate::histogram::{Estimates, Histogram};
+
+/// Trials per chunk unless the caller sets another size. Each chunk has its own RNG stream,
+/// derived from (seed, chunk index), so results do not depend on how chunks are scheduled.
+pub const DEFAULT_CHUNK_SIZE: u64 = 1 << 16;
+/// The most trials one simulation may be asked for.
+pub const MAX_TRIALS: u64 = 1 << 48;
+/// The confidence level of the intervals unless the caller sets another.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+
+/// How far a run has got, for a progress bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Trials run so far.
+    pub done: u64,
+    /// The most trials the run will make.
+    pub total: u64,
+}
+
+/// The RNG of chunk `chunk` of a run seeded with `seed`: SplitMix64 finalisers of both
+/// mixed into one 64-bit seed for [`Xoshiro256PlusPlus`].
+///
+/// ```
+/// use rand::Rng;
+/// let mut a = dice_sim::chunk_rng(7, 3);
+/// let mut b = dice_sim::chunk_rng(7, 3);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert_ne!(dice_sim::chunk_rng(7, 4).next_u64(), dice_sim::chunk_rng(7, 3).next_u64());
+/// ```
+pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(chunk)))
+}
+
+/// A Monte Carlo run: a seed, a number of trials, and how to report.
+///
+/// The trials are cut into chunks of a fixed size; chunk `i` rolls with [`chunk_rng`]`(seed,
+/// i)`. The histogram is the sum of the chunks' histograms, so the same seed, trial count and
+/// chunk size give the same histogram bit for bit on any number of threads, in one process
+/// or spread over many ([`Simulation::run_chunks`]).
+///
+/// ```
+/// use dice_core::{Comparison, Die, Pool, SuccessPool};
+/// use dice_sim::Simulation;
+///
+/// let test = SuccessPool::new(Pool::new(10, Die::D10)?, Comparison::AtMost(5));
+/// let result = Simulation::new(42, 200_000)?.run(&test);
+/// let five = result.estimate(&5);
+/// println!("P(5 successes) = {:.4} ± {:.4}", five.probability, five.half_width());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Simulation {
+    seed: u64,
+    trials: u64,
+    chunk_size: u64,
+    confidence: f64,
+    precision: Option<f64>,
+    threads: Option<usize>,
+}
+
+impl Simulation {
+    /// At most `trials` trials from `seed`.
+    ///
+    /// # Errors
+    /// [`SimError::Trials`] unless `1 <= trials <= MAX_TRIALS`.
+    pub fn new(seed: u64, trials: u64) -> Result<Self, SimError> {
+        if trials == 0 || trials > MAX_TRIALS {
+            return Err(SimError::Trials {
+                trials,
+                max: MAX_TRIALS,
+            });
+        }
+        Ok(Simulation {
+            seed,
+            trials,
+            chunk_size: DEFAULT_CHUNK_SIZE,
+            confidence: DEFAULT_CONFIDENCE,
+            precision: None,
+            threads: None,
+        })
+    }
+
+    /// The confidence level of the intervals (default 0.95).
+    ///
+    /// # Errors
+    /// [`SimError::Confidence`] unless `0 < level < 1`.
+    pub fn confidence(mut self, level: f64) -> Result<Self, SimError> {
+        if !(level > 0.0 && level < 1.0) {
+            return Err(SimError::Confidence { level });
+        }
+        self.confidence = level;
+        Ok(self)
+    }
+
+    /// Stop as soon as every seen outcome's interval is narrower than `±half_width`, or at
+    /// the trial count, whichever comes first. The check happens after whole rounds of
+    /// chunks (1, 1, 2, 4, 8 … chunks, then 64 at a time), so the stopping point, like the
+    /// histogram, does not depend on the number of threads.
+    ///
+    /// ```
+    /// use dice_core::Die;
+    /// use dice_sim::Simulation;
+    /// let r = Simulation::new(3, 10_000_000)?.until_precision(0.005)?.run(&Die::D6);
+    /// assert!(r.trials() < 10_000_000);
+    /// assert!(r.widest_half_width() < 0.005);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SimError::Precision`] unless `0 < half_width < 1`.
+    pub fn until_precision(mut self, half_width: f64) -> Result<Self, SimError> {
+        if !(half_width > 0.0 && half_width < 1.0) {
+            return Err(SimError::Precision { half_width });
+        }
+        self.precision = Some(half_width);
+        Ok(self)
+    }
+
+    /// Trials per chunk (default [`DEFAULT_CHUNK_SIZE`]). Part of what defines the random
+    /// streams: a different chunk size gives different (equally valid) results.
+    ///
+    /// # Errors
+    /// [`SimError::ChunkSize`] unless `1 <= size <= 2³²`.
+    pub fn chunk_size(mut self, size: u64) -> Result<Self, SimError> {
+        if size == 0 || size > 1 << 32 {
+            return Err(SimError::ChunkSize { size });
+        }
+        self.chunk_size = size;
+        Ok(self)
+    }
+
+    /// Run on a pool of exactly `threads` threads (with the `parallel` feature; without it,
+    /// everything runs on the calling thread). Default: rayon's global pool.
+    ///
+    /// # Errors
+    /// [`SimError::Threads`] when `threads` is 0.
+    pub fn threads(mut self, threads: usize) -> Result<Self, SimError> {
+        if threads == 0 {
+            return Err(SimError::Threads);
+        }
+        self.threads = Some(threads);
+        Ok(self)
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The most trials the run makes.
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
+    /// The number of chunks `trials` is cut into.
+    pub fn chunks(&self) -> u64 {
+        self.trials.div_ceil(self.chunk_size)
+    }
+
+    /// Trials in chunk `i` (the last chunk may be short).
+    fn chunk_len(&self, i: u64) -> u64 {
+        (self.trials - i * self.chunk_size).min(self.chunk_size)
+    }
+
+    /// Runs `mechanic` to the end (or to the precision target).
+    pub fn run<M>(&self, mechanic: &M) -> Estimates<M::Outcome>
+    where
+        M: Roll + Sync + ?Sized,
+        M::Outcome: Send,
+    {
+        self.run_with_progress(mechanic, |_| ControlFlow::Continue(()))
+    }
+
+    /// As [`Simulation::run`], calling `progress` after every round of chunks; returning
+    /// `ControlFlow::Break(())` stops the run there, and the result says it was cancelled.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use dice_core::Die;
+    /// use dice_sim::Simulation;
+    ///
+    /// let sim = Simulation::new(5, 1_000_000)?.chunk_size(10_000)?;
+    /// let mut calls = 0;
+    /// let r = sim.run_with_progress(&Die::D6, |p| {
+    ///     calls += 1;
+    ///     if p.done >= 100_000 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert!(r.cancelled());
+    /// assert!(r.trials() >= 100_000 && r.trials() < 1_000_000);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    pub fn run_with_progress<M, F>(&self, mechanic: &M, mut progress: F) -> Estimates<M::Outcome>
+    where
+        M: Roll + Sync + ?Sized,
+        M::Outcome: Send,
+        F: FnMut(Progress) -> ControlFlow<()>,
+    {
+        let chunks = self.chunks();
+        let mut total = Histogram::new();
+        let mut next = 0u64;
+        let mut round = 0u32;
+        let mut cancelled = false;
+        while next < chunks {
+            // Rounds: 1, 1, 2, 4, … chunks while checking precision; 64 at a time after.
+            let size = if self.precision.is_some() && round < 7 {
+                if round == 0 { 1 } else { 1u64 << (round - 1) }
+            } else {
+                64
+            };
+            let end = (next + size).min(chunks);
+            let h = self.run_chunks(mechanic, next..end);
+            total.merge(&h);
+            next = end;
+            round += 1;
+            let done = total.trials();
+            if progress(Progress {
+                done,
+                total: self.trials,
+            })
+            .is_break()
+            {
+                cancelled = next < chunks;
+                break;
+            }
+            if let Some(target) = self.precision {
+                let e = Estimates::from_histogram(total.clone(), self.confidence);
+                if e.widest_half_width() < target {
+                    break;
+                }
+            }
+        }
+        let mut e = Estimates::from_histogram(total, self.confidence);
+        e.cancelled = cancelled;
+        e
+    }
+
+    /// The histogram of chunks `range` alone: run disjoint ranges anywhere (other threads,
+    /// processes or machines), [`Histogram::merge`] them, and the result is bit for bit the
+    /// histogram of one run over all of them.
+    ///
+    /// ```
+    /// use dice_core::Die;
+    /// use dice_sim::Simulation;
+    /// let sim = Simulation::new(9, 300_000)?.chunk_size(50_000)?;
+    /// let mut a = sim.run_chunks(&Die::D6, 0..2);
+    /// let b = sim.run_chunks(&Die::D6, 2..sim.chunks());
+    /// a.merge(&b);
+    /// assert_eq!(&a, sim.run(&Die::D6).histogram());
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    pub fn run_chunks<M>(&self, mechanic: &M, range: Range<u64>) -> Histogram<M::Outcome>
+    where
+        M: Roll + Sync + ?Sized,
+        M::Outcome: Send,
+    {
+        let end = range.end.min(self.chunks());
+        let range = range.start.min(end)..end;
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let work = || {
+                range
+                    .clone()
+                    .into_par_iter()
+                    .map(|i| self.one_chunk(mechanic, i))
+                    .reduce(Histogram::new, |mut a, b| {
+                        a.merge(&b);
+                        a
+                    })
+            };
+            match self.threads {
+                Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+                    Ok(pool) => pool.install(work),
+                    // No pool could be built: run on the calling thread (same results).
+                    Err(_) => self.sequential(mechanic, range),
+                },
+                None => work(),
+            }
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            self.sequential(mechanic, range)
+        }
+    }
+
+    fn sequential<M>(&self, mechanic: &M, range: Range<u64>) -> Histogram<M::Outcome>
+    where
+        M: Roll + ?Sized,
+    {
+        let mut h = Histogram::new();
+        for i in range {
+            h.merge(&self.one_chunk(mechanic, i));
+        }
+        h
+    }
+
+    /// One chunk: its own RNG, its own histogram.
+    fn one_chunk<M>(&self, mechanic: &M, i: u64) -> Histogram<M::Outcome>
+    where
+        M: Roll + ?Sized,
+    {
+        let mut rng = chunk_rng(self.seed, i);
+        let mut h = Histogram::new();
+        for _ in 0..self.chunk_len(i) {
+            h.add(mechanic.roll(&mut rng));
+        }
+        h
+    }
+}

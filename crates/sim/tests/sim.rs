@@ -1,0 +1,370 @@
+//! dice-sim: determinism across threads and machines, interval coverage, the precision stop,
+//! progress and cancellation, and agreement with the exact laws of every dice-core primitive.
+
+use std::ops::ControlFlow;
+
+use dice_core::{
+    BlockRule, Blocking, Cancellation, Comparison, Die, Exact, Explode, FaceSet, Keep, Pool,
+    Streak, SuccessPool, Sum, VersusTarget,
+};
+use dice_sim::{
+    AliasSampler, Ended, Histogram, OddsTable, RunToEnd, Simulation, check_against_exact, compare,
+    exact_probability, probability, process_fn,
+};
+
+fn ten_d10() -> SuccessPool {
+    SuccessPool::new(Pool::new(10, Die::D10).unwrap(), Comparison::AtMost(5))
+}
+
+#[test]
+fn one_thread_and_two_give_the_same_bits() {
+    let m = ten_d10();
+    let sim = Simulation::new(99, 1_000_000)
+        .unwrap()
+        .chunk_size(10_000)
+        .unwrap();
+    let one = sim.clone().threads(1).unwrap().run(&m);
+    let two = sim.clone().threads(2).unwrap().run(&m);
+    let default = sim.run(&m);
+    assert_eq!(one.histogram(), two.histogram());
+    assert_eq!(one.histogram(), default.histogram());
+    assert_eq!(one.histogram().sorted(), two.histogram().sorted());
+    assert_eq!(one.trials(), 1_000_000);
+}
+
+#[test]
+fn chunk_ranges_merge_into_the_whole_run() {
+    let m = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::All, 0).unwrap();
+    let sim = Simulation::new(5, 250_001)
+        .unwrap()
+        .chunk_size(7_000)
+        .unwrap();
+    let whole = sim.run(&m);
+    let chunks = sim.chunks();
+    assert_eq!(chunks, 250_001u64.div_ceil(7_000));
+    // Three "machines", merged in a scrambled order.
+    let parts = [
+        sim.run_chunks(&m, 20..chunks),
+        sim.run_chunks(&m, 0..7),
+        sim.run_chunks(&m, 7..20),
+    ];
+    let mut merged = Histogram::new();
+    for p in &parts {
+        merged.merge(p);
+    }
+    assert_eq!(&merged, whole.histogram());
+    assert_eq!(merged.trials(), 250_001);
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn histograms_travel_through_serde() {
+    let m = Die::D20;
+    let sim = Simulation::new(6, 100_000)
+        .unwrap()
+        .chunk_size(10_000)
+        .unwrap();
+    let shipped = serde_json::to_string(&sim.run_chunks(&m, 0..5)).unwrap();
+    let mut back: Histogram<u32> = serde_json::from_str(&shipped).unwrap();
+    back.merge(&sim.run_chunks(&m, 5..10));
+    assert_eq!(&back, sim.run(&m).histogram());
+}
+
+#[test]
+fn different_seeds_differ() {
+    let m = ten_d10();
+    let a = Simulation::new(1, 100_000).unwrap().run(&m);
+    let b = Simulation::new(2, 100_000).unwrap().run(&m);
+    assert_ne!(a.histogram(), b.histogram());
+}
+
+/// The 95% Wilson interval for P(d6 shows 6) = 1/6 over 1,000 trials, repeated 1,000 times
+/// with different seeds, covers 1/6 in 93–97% of the repetitions.
+#[test]
+fn wilson_intervals_cover_at_their_level() {
+    let mut covered = 0;
+    for seed in 0..1000u64 {
+        let r = Simulation::new(seed, 1_000).unwrap().run(&Die::D6);
+        if r.estimate(&6).covers(1.0 / 6.0) {
+            covered += 1;
+        }
+    }
+    assert!((930..=970).contains(&covered), "covered {covered} of 1000");
+}
+
+#[test]
+fn precision_stop_stops_early_and_meets_the_target() {
+    let m = Sum::new(Pool::new(2, Die::D6).unwrap(), Keep::All, 0).unwrap();
+    let sim = Simulation::new(3, 50_000_000)
+        .unwrap()
+        .until_precision(0.002)
+        .unwrap();
+    let r = sim.run(&m);
+    assert!(r.widest_half_width() < 0.002);
+    assert!(r.trials() < 50_000_000, "ran {}", r.trials());
+    // P(7) = 1/6 needs about 1.96² · (1/6)(5/6) / 0.002² ≈ 133,000 trials; rounds are whole
+    // chunks, so the run stops within a doubling of that.
+    assert!(
+        r.trials() >= 133_000 && r.trials() <= 8 * 133_000,
+        "{}",
+        r.trials()
+    );
+    // The same on two threads.
+    let two = sim.threads(2).unwrap().run(&m);
+    assert_eq!(two.histogram(), r.histogram());
+}
+
+#[test]
+fn progress_is_reported_and_cancellation_stops() {
+    let sim = Simulation::new(4, 1_000_000)
+        .unwrap()
+        .chunk_size(1_000)
+        .unwrap();
+    let mut seen = Vec::new();
+    let r = sim.run_with_progress(&Die::D6, |p| {
+        seen.push(p);
+        ControlFlow::Continue(())
+    });
+    assert!(!r.cancelled());
+    assert_eq!(seen.last().map(|p| p.done), Some(1_000_000));
+    assert!(seen.windows(2).all(|w| w[0].done < w[1].done));
+    assert!(seen.iter().all(|p| p.total == 1_000_000));
+    let r = sim.run_with_progress(&Die::D6, |_| ControlFlow::Break(()));
+    assert!(r.cancelled());
+    assert!(r.trials() < 1_000_000);
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    assert!(Simulation::new(1, 0).is_err());
+    assert!(Simulation::new(1, u64::MAX).is_err());
+    let s = Simulation::new(1, 10).unwrap();
+    assert!(s.clone().confidence(1.0).is_err());
+    assert!(s.clone().confidence(f64::NAN).is_err());
+    assert!(s.clone().until_precision(0.0).is_err());
+    assert!(s.clone().chunk_size(0).is_err());
+    assert!(s.threads(0).is_err());
+}
+
+#[test]
+fn numeric_outcomes_have_mean_and_standard_error() {
+    let m = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::All, 0).unwrap();
+    let r = Simulation::new(8, 200_000).unwrap().run(&m);
+    let exact = m.distribution().unwrap();
+    assert!((r.mean() - exact.mean()).abs() < 5.0 * r.standard_error());
+    assert!((r.std_dev() - exact.std_dev()).abs() < 0.02);
+}
+
+/// Every dice-core primitive with an exact law agrees with 100,000 simulated trials.
+#[test]
+fn every_core_primitive_agrees_with_its_exact_law() {
+    let d6 = || Pool::new(3, Die::D6).unwrap();
+    check_against_exact(&Die::D20, 1, 100_000)
+        .unwrap()
+        .assert_consistent();
+    check_against_exact(&Sum::new(d6(), Keep::All, 2).unwrap(), 2, 100_000)
+        .unwrap()
+        .assert_consistent();
+    let four = Pool::new(4, Die::D6).unwrap();
+    check_against_exact(&Sum::new(four, Keep::Highest(3), 0).unwrap(), 3, 100_000)
+        .unwrap()
+        .assert_consistent();
+    let exploding = Pool::new(2, Die::D10)
+        .unwrap()
+        .exploding(Explode::new(Comparison::Exactly(10)))
+        .unwrap();
+    check_against_exact(
+        &Sum::new(exploding.clone(), Keep::All, 0).unwrap(),
+        4,
+        100_000,
+    )
+    .unwrap()
+    .assert_consistent();
+    check_against_exact(
+        &SuccessPool::new(exploding, Comparison::AtLeast(8)),
+        5,
+        100_000,
+    )
+    .unwrap()
+    .assert_consistent();
+    let vt = VersusTarget::new(
+        Sum::new(Pool::new(2, Die::D6).unwrap(), Keep::All, 2).unwrap(),
+        9,
+    )
+    .unwrap();
+    check_against_exact(&vt, 6, 100_000)
+        .unwrap()
+        .assert_consistent();
+    check_against_exact(&ten_d10(), 7, 100_000)
+        .unwrap()
+        .assert_consistent();
+    let fluke = Streak::new(Die::D6, FaceSet::range(4, 6).unwrap(), 0).unwrap();
+    check_against_exact(&fluke, 8, 100_000)
+        .unwrap()
+        .assert_consistent();
+    let opposed = Cancellation::new(
+        SuccessPool::new(Pool::new(8, Die::D10).unwrap(), Comparison::AtMost(6)),
+        Some(SuccessPool::new(
+            Pool::new(6, Die::D10).unwrap(),
+            Comparison::AtMost(5),
+        )),
+        1,
+    )
+    .unwrap();
+    check_against_exact(&opposed, 9, 100_000)
+        .unwrap()
+        .assert_consistent();
+    for rule in [BlockRule::AtLeast, BlockRule::Strict] {
+        let fight = Blocking::new(
+            SuccessPool::new(Pool::new(6, Die::D6).unwrap(), Comparison::AtLeast(2)),
+            Pool::new(6, Die::D6).unwrap(),
+            rule,
+        );
+        check_against_exact(&fight, 10, 100_000)
+            .unwrap()
+            .assert_consistent();
+    }
+}
+
+#[test]
+fn a_wrong_law_is_caught() {
+    // Simulate 2d6 but compare with 2d6 + 1: impossible outcomes and a tiny p-value.
+    let two = Sum::new(Pool::new(2, Die::D6).unwrap(), Keep::All, 0).unwrap();
+    let off = Sum::new(Pool::new(2, Die::D6).unwrap(), Keep::All, 1).unwrap();
+    let sim = Simulation::new(1, 10_000).unwrap().run(&two);
+    let a = compare(&sim, &off.distribution().unwrap());
+    assert!(!a.is_consistent(5.0, 1e-6));
+    assert!(!a.impossible.is_empty());
+    // A subtly biased law: 4d6 keep 3 against 4d6 keep all but with the same support size
+    // would differ wildly; a d6 against a d6 law with 6 slightly favoured is caught too.
+    let biased = dice_core::Dist::from_pairs(
+        (1..=6u32).map(|f| (f, if f == 6 { 0.19 } else { 0.81 / 5.0 })),
+    )
+    .unwrap();
+    let d6 = Simulation::new(2, 200_000).unwrap().run(&Die::D6);
+    let a = compare(&d6, &biased);
+    assert!(a.p_value < 1e-6, "{a}");
+}
+
+#[test]
+fn alias_sampling_reproduces_the_law() {
+    let m = Sum::new(Pool::new(10, Die::D6).unwrap(), Keep::Highest(4), 0).unwrap();
+    let law = m.distribution().unwrap();
+    let fast = AliasSampler::new(&law).unwrap();
+    let sim = Simulation::new(11, 200_000).unwrap().run(&fast);
+    compare(&sim, &law).assert_consistent();
+    // A law with unlisted mass is refused.
+    let exploding = Sum::new(
+        Pool::new(1, Die::D6)
+            .unwrap()
+            .exploding(Explode::new(Comparison::Exactly(6)))
+            .unwrap(),
+        Keep::All,
+        0,
+    )
+    .unwrap();
+    let rough = exploding.distribution_within(1e-3).unwrap();
+    assert!(AliasSampler::new(&rough).is_err());
+    assert!(AliasSampler::new(&exploding.distribution_within(1e-15).unwrap()).is_ok());
+}
+
+/// A progress task (3d6 hitting on 4+, 5 successes needed) run round by round: the number
+/// of rounds agrees with its exact law, computed here by convolving the per-round
+/// success law until the total reaches 5.
+#[test]
+fn processes_run_to_their_end_or_cap() {
+    let roll = SuccessPool::new(Pool::new(3, Die::D6).unwrap(), Comparison::AtLeast(4));
+    let per_round = roll.distribution().unwrap();
+    let task = process_fn(
+        || 0u32,
+        |progress: &mut u32, rng| {
+            *progress += roll.count(rng);
+            (*progress >= 5).then_some("done")
+        },
+    );
+    let cap = 6;
+    let run = RunToEnd::new(task, cap).unwrap();
+    let sim = Simulation::new(12, 100_000).unwrap();
+    let rounds = sim.run(&run.rounds());
+    // Exact: distribution of the running total below 5, round by round.
+    let mut below = vec![0.0; 5];
+    below[0] = 1.0;
+    let mut exact = Vec::new();
+    for r in 1..=cap {
+        let mut next = vec![0.0; 5];
+        let mut finished = 0.0;
+        for (have, &p) in below.iter().enumerate() {
+            for (s, q) in per_round.iter() {
+                let total = have + *s as usize;
+                if total >= 5 {
+                    finished += p * q;
+                } else {
+                    next[total] += p * q;
+                }
+            }
+        }
+        exact.push((Ended::Finished(r), finished));
+        below = next;
+    }
+    exact.push((Ended::Capped, below.iter().sum()));
+    let law = dice_core::Dist::from_pairs(exact).unwrap();
+    compare(&rounds, &law).assert_consistent();
+    assert!(RunToEnd::new(process_fn(|| (), |_: &mut (), _| Some(1u8)), 0).is_err());
+}
+
+#[test]
+fn odds_tables_are_exact_where_possible() {
+    let sim = Simulation::new(1, 20_000).unwrap();
+    let table = OddsTable::build(
+        "P(at least 2 successes)",
+        "dice",
+        1..=4u32,
+        "TN",
+        [3i32, 5, 7],
+        |&n, &tn| -> Result<_, dice_sim::SimError> {
+            let p = SuccessPool::new(Pool::new(n, Die::D10)?, Comparison::AtMost(tn));
+            Ok(probability(&p, |&s| s >= 2, &sim))
+        },
+    )
+    .unwrap();
+    assert!(table.cells.iter().flatten().all(|c| c.is_exact()));
+    // 2 d10 at TN 5: both succeed, 1/4.
+    assert!((table.cells[1][1].value - 0.25).abs() < 1e-15);
+    assert_eq!(table.cells[0][0].value, 0.0);
+    let md = table.to_markdown();
+    assert!(md.contains("| dice \\ TN | 3 | 5 | 7 |"), "{md}");
+    let csv = table.to_csv();
+    assert_eq!(csv.lines().count(), 5);
+    // exact_probability is the same number.
+    let two = SuccessPool::new(Pool::new(2, Die::D10).unwrap(), Comparison::AtMost(5));
+    assert_eq!(
+        exact_probability(&two, |&s| s >= 2).unwrap().value,
+        table.cells[1][1].value
+    );
+}
+
+proptest::proptest! {
+    /// The histogram counts exactly what a `BTreeMap` counts, through growth and merges.
+    #[test]
+    fn histogram_counts_like_a_map(
+        a in proptest::collection::vec(-300i64..300, 0..2000),
+        b in proptest::collection::vec(-300i64..300, 0..500),
+    ) {
+        let mut map = std::collections::BTreeMap::new();
+        let mut h = Histogram::new();
+        for &x in &a {
+            h.add(x);
+            *map.entry(x).or_insert(0u64) += 1;
+        }
+        let mut other = Histogram::new();
+        for &x in &b {
+            other.add(x);
+            *map.entry(x).or_insert(0u64) += 1;
+        }
+        h.merge(&other);
+        proptest::prop_assert_eq!(h.trials(), (a.len() + b.len()) as u64);
+        proptest::prop_assert_eq!(h.len(), map.len());
+        proptest::prop_assert_eq!(h.sorted(), map.into_iter().collect::<Vec<_>>());
+        proptest::prop_assert_eq!(&Histogram::from_counts(h.sorted()), &h);
+    }
+}
