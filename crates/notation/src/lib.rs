@@ -1,0 +1,3 @@
+//! # dice-notation
+//!
+//! Dice expressions, parsed onto dice-core. (Work in progress.)
