@@ -25,8 +25,10 @@ use crate::stats::chi_square_p_value;
 pub struct Agreement {
     /// Trials compared.
     pub trials: u64,
-    /// The largest `|frequency − p| / sqrt(p(1 − p)/n)` over the outcomes of positive exact
-    /// probability (infinite when an outcome of exact probability 0 was observed).
+    /// The largest `|frequency − p| / sqrt(p(1 − p)/n)` over the outcomes expected at least 5
+    /// times, and over the rest pooled into one outcome (where the normal approximation
+    /// behind a standard error holds); infinite when an outcome of exact probability 0 was
+    /// observed.
     pub max_deviation: f64,
     /// The outcome with the largest deviation, as text.
     pub worst_outcome: String,
@@ -115,21 +117,29 @@ where
     }
     for (o, p) in exact.iter() {
         let c = sim.histogram().count(o) as f64;
-        let se = (p * (1.0 - p) / nf).sqrt();
-        if se > 0.0 {
+        let expected = p * nf;
+        if expected >= 5.0 {
+            let se = (p * (1.0 - p) / nf).sqrt();
             let d = (c / nf - p).abs() / se;
             if d > max_deviation {
                 max_deviation = d;
                 worst_outcome = format!("{o:?}");
             }
-        }
-        let expected = p * nf;
-        if expected >= 5.0 {
             chi += (c - expected) * (c - expected) / expected;
             bins += 1;
         } else {
             small_expected += expected;
             small_observed += c;
+        }
+    }
+    // The pooled rare outcomes count as one outcome for the deviation too.
+    if small_expected > 0.0 {
+        let p = small_expected / nf;
+        let se = (p * (1.0 - p) / nf).sqrt();
+        let d = (small_observed / nf - p).abs() / se;
+        if d > max_deviation && small_expected >= 5.0 {
+            max_deviation = d;
+            worst_outcome = "(rare outcomes pooled)".to_string();
         }
     }
     if small_expected >= 5.0 {

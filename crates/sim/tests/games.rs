@@ -1,0 +1,96 @@
+//! Every chance mechanic of every game crate, simulated and compared with its exact law
+//! (`check_against_exact`: largest deviation within 5 standard errors, chi-square p ≥ 1e-6).
+//! A new game crate adds its mechanics here with one line each.
+
+use dice_sim::check_against_exact;
+
+/// Trials per mechanic.
+const N: u64 = 100_000;
+
+/// Simulates `$m` from seed `$seed` and compares it with its exact law.
+macro_rules! agrees {
+    ($seed:expr, $m:expr) => {
+        check_against_exact(&$m, $seed, N)
+            .expect("exact law")
+            .assert_consistent()
+    };
+}
+
+#[test]
+fn shapers_and_bots() {
+    use dice_shapers_and_bots::{
+        Attack, Attempt, Challenge, Contest, Contestant, Damage, Fluke, Level, Rating, Rules, Size,
+        Stakes, WeaponClass,
+    };
+    let rules = Rules::default();
+    agrees!(1, Challenge::new(Level::High, Level::Awesome).unwrap());
+    agrees!(2, Challenge::new(Level::Low, Level::Low).unwrap());
+    agrees!(3, Fluke::new(Level::VeryLow, &rules).unwrap());
+    agrees!(
+        4,
+        Attempt::new(Rating::NoRating, Level::Low, Stakes::Important, &rules).unwrap()
+    );
+    let high = Contestant::rated(Level::High);
+    let average = Contestant::rated(Level::Average);
+    agrees!(5, Contest::new(high, average, &rules).unwrap());
+    agrees!(6, Attack::defended(high, average, &rules).unwrap());
+    agrees!(
+        7,
+        Attack::undefended(high, &Size::Single(Level::VeryHigh), &rules).unwrap()
+    );
+    for (seed, class) in [
+        (8, WeaponClass::Small),
+        (9, WeaponClass::Large),
+        (10, WeaponClass::ReallyPowerful),
+    ] {
+        agrees!(seed, Damage::new(class, false, &rules).unwrap());
+    }
+    agrees!(11, Damage::new(WeaponClass::Large, true, &rules).unwrap());
+}
+
+#[test]
+fn shapers_percentile() {
+    use dice_shapers_percentile::{
+        Attack, AttackKind, Defence, HitLocation, Initiative, OpposedTest, Rules, Test,
+    };
+    let rules = Rules::default();
+    let swing = Test::new(12, 6, 10, &rules).unwrap();
+    let parry = Test::new(10, 8, 0, &rules).unwrap();
+    agrees!(21, swing);
+    agrees!(22, OpposedTest::new(swing, parry, &rules));
+    agrees!(
+        23,
+        Attack::new(swing, Defence::Opposed(parry), AttackKind::Melee, &rules).unwrap()
+    );
+    agrees!(
+        24,
+        Attack::new(swing, Defence::Passive(15), AttackKind::Melee, &rules).unwrap()
+    );
+    agrees!(25, HitLocation);
+    agrees!(26, Initiative::new(12, 9).unwrap());
+}
+
+#[test]
+fn scratch_rps() {
+    use dice_scratch_rps::{
+        Ability, Attack, AttackKind, Attacks, D20Roll, Initiative, InitiativeContest, Rules,
+    };
+    let rules = Rules::default();
+    agrees!(31, D20Roll::ability(3, 15).unwrap());
+    agrees!(32, D20Roll::non_ability(12).unwrap());
+    let shot = Attack::new(
+        AttackKind::Shooting,
+        Some((Ability::Shooting, 4)),
+        14,
+        &rules,
+    )
+    .unwrap();
+    agrees!(33, shot);
+    let punch = Attack::new(AttackKind::BasicAttack, None, 12, &rules).unwrap();
+    agrees!(34, Attacks::new(vec![shot, punch]).unwrap());
+    agrees!(35, Initiative::new(2).unwrap());
+    agrees!(
+        36,
+        InitiativeContest::new(Initiative::new(1).unwrap(), Initiative::new(0).unwrap())
+    );
+}
