@@ -1,8 +1,8 @@
 //! Replays the rulebook's combat example (L119–L151) with the dice the text gives, showing
 //! the exact odds of every attack, then simulates the same fight many times with a seed.
 //!
-//! `cargo run -p dice-scratch-rps --example combat` (add a number to pick the seed:
-//! `cargo run -p dice-scratch-rps --example combat -- 7`).
+//! `cargo run -p dice-scratch-rps --example scratch_combat` (add a number to pick the seed:
+//! `cargo run -p dice-scratch-rps --example scratch_combat -- 7`).
 
 use dice_core::Roll;
 use dice_scratch_rps::{

@@ -1,7 +1,7 @@
 //! A round of Shapers combat, rolled with a seed, and the exact odds behind it.
 //!
-//! `cargo run -p dice-shapers-percentile --example combat` (add a number to pick the seed:
-//! `cargo run -p dice-shapers-percentile --example combat -- 7`).
+//! `cargo run -p dice-shapers-percentile --example percentile_combat` (add a number to pick the seed:
+//! `cargo run -p dice-shapers-percentile --example percentile_combat -- 7`).
 
 use dice_core::{Exact, Roll, RollDetailed};
 use dice_shapers_percentile::{
