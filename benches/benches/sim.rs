@@ -20,7 +20,7 @@ const TRIALS: u64 = 1 << 20;
 fn bench_mechanic<M>(c: &mut Criterion, name: &str, m: &M)
 where
     M: Roll + Sync,
-    M::Outcome: Send,
+    M::Outcome: Send + 'static,
 {
     let mut g = c.benchmark_group(format!("sim/{name}"));
     g.sample_size(10);

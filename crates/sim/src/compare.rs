@@ -175,7 +175,7 @@ where
 pub fn check_against_exact<M>(mechanic: &M, seed: u64, trials: u64) -> Result<Agreement, SimError>
 where
     M: Exact + Sync + ?Sized,
-    M::Outcome: Send,
+    M::Outcome: Send + 'static,
 {
     let exact = mechanic.distribution()?;
     let sim = Simulation::new(seed, trials)?.run(mechanic);

@@ -82,6 +82,10 @@ impl<O: Eq + Hash> Histogram<O> {
     }
 
     /// Counts `count` trials of one outcome.
+    pub fn add_many(&mut self, outcome: O, count: u64) {
+        self.add_count(outcome, count);
+    }
+
     #[inline]
     fn add_count(&mut self, outcome: O, count: u64) {
         self.trials += count;

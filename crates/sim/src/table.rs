@@ -71,7 +71,7 @@ pub fn simulated_probability<M>(
 ) -> Cell
 where
     M: Roll + Sync + ?Sized,
-    M::Outcome: Send + Eq + Hash,
+    M::Outcome: Send + Eq + Hash + 'static,
 {
     let e = sim.run(mechanic).probability_where((), event);
     Cell {
@@ -89,7 +89,7 @@ pub fn probability<M>(
 ) -> Cell
 where
     M: Exact + Sync + ?Sized,
-    M::Outcome: Send,
+    M::Outcome: Send + 'static,
 {
     match mechanic.distribution() {
         Ok(d) => Cell::exact(d.probability_where(&mut event)),

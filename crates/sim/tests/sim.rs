@@ -368,3 +368,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&Histogram::from_counts(h.sorted()), &h);
     }
 }
+
+/// The histogram is exactly what rolling chunk by chunk with `chunk_rng` and counting gives,
+/// for outcomes on both sides of the dense-counting range (3d6 + 58: 61 … 76) and for
+/// negative ones.
+#[test]
+fn histograms_are_the_plain_counts_of_the_chunk_streams() {
+    use dice_core::Roll;
+    for modifier in [58i64, -10] {
+        let m = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::All, modifier).unwrap();
+        let sim = Simulation::new(77, 5_500)
+            .unwrap()
+            .chunk_size(1_000)
+            .unwrap();
+        let mut want = std::collections::BTreeMap::new();
+        for chunk in 0..sim.chunks() {
+            let mut rng = dice_sim::chunk_rng(77, chunk);
+            let n = (5_500 - chunk * 1_000).min(1_000);
+            for _ in 0..n {
+                *want.entry(m.roll(&mut rng)).or_insert(0u64) += 1;
+            }
+        }
+        let got = sim.run(&m);
+        assert_eq!(
+            got.histogram().sorted(),
+            want.into_iter().collect::<Vec<_>>()
+        );
+    }
+}
