@@ -1,3 +1,182 @@
 //! # dice-notation
 //!
-//! Dice expressions, parsed onto dice-core. (Work in progress.)
+//! Dice expressions as people type them into virtual tabletops — `4d6kh3`, `10d10!10>=8f1`,
+//! `2d20kh1+5 vs 15` — parsed, checked against limits, and compiled onto dice-core, so that
+//! every expression can be rolled (showing every die) and asked for its exact distribution.
+//!
+//! ```
+//! use dice_notation::{Expression, Outcome};
+//! use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+//!
+//! let attack = Expression::parse("1d20 + 5 vs 15")?;
+//! assert_eq!(attack.to_string(), "1d20+5 vs 15"); // canonical form
+//!
+//! let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+//! let roll = attack.roll(&mut rng); // every die, the total, the target, the outcome
+//! println!("{roll}"); // e.g. "1d20 [12] = 12 → 17 vs 15: above"
+//!
+//! let odds = attack.distribution()?; // exact
+//! let hit = odds.probability_where(|o| o >= &Outcome::Versus(dice_core::Versus::Equal));
+//! assert!((hit - 0.55).abs() < 1e-15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`Expression`] implements [`dice_core::Roll`], [`dice_core::Exact`] and
+//! [`rand::distr::Distribution`], so dice-sim's Monte Carlo runs and the `dice` command-line
+//! tool take it like any other mechanic. The full grammar, with one example per construct,
+//! the order of modifiers and the limits, is in `docs/notation.md`.
+//!
+//! ## What implements what
+//!
+//! | construct | syntax | item | rolled by / exact law from |
+//! |---|---|---|---|
+//! | dice | `NdS`, `dS`, `d%` (= `d100`) | [`DiceTerm`], [`DieKind::Sides`] | `dice_core::Sum` |
+//! | Fudge dice | `NdF` (faces −1, 0, +1) | [`DieKind::Fudge`] | `Sum` of d3 − 2 per die |
+//! | arithmetic | `+ - * /` (`− × ÷`), `( )`, constants | [`BinOp`], [`ExprKind::Binary`] | `Dist::add`, `difference`, `map`, joint laws |
+//! | division | `/` rounds toward −∞ (`-7/2 = -4`) | [`BinOp::Div`] | — |
+//! | functions | `min(a, b, …)`, `max(a, b, …)` | [`Func`] | joint laws |
+//! | keep/drop | `khN`, `klN`, `dhN`, `dlN`, `kN` | [`DiceTerm::keep`] (`dice_core::Keep`) | `Sum` (order statistics) |
+//! | explode | `!`, `!N`, `!>=N`, `!{…}` | [`Explosion`] | `dice_core::Explode::new` |
+//! | compound | `!!`, `!!>=N` | [`Explosion::compound`] | `Explode::compounding` |
+//! | explosion cap | `!capN`, `!>=9cap3` | [`Explosion::cap`] | `Explode::with_cap` |
+//! | reroll | `rN`, `r<=N` (until), `roN` (once) | [`Reroll`] | this crate: per-die law |
+//! | success count | `>=N`, `<=N`, `>N`, `<N`, `=N`, `={…}` | [`DiceTerm::success`], [`Cmp`] | `dice_core::SuccessPool` |
+//! | failures | `>=8f1`, `>=8f<=2` | [`DiceTerm::failure`] | this crate: per-die law |
+//! | clamps | `minN`, `maxN` (each die) | [`DiceTerm::min`], [`DiceTerm::max`] | this crate: per-die law |
+//! | streak | `streak(d6>=4)`, `streak(d6={5,6}cap10)` | [`StreakTerm`] | `dice_core::Streak` |
+//! | three-way comparison | `… vs …` | [`ExprKind::Versus`], [`Outcome::Versus`] | `dice_core::VersusTarget` |
+//!
+//! Within a dice term the modifiers apply in one fixed order, whatever order they are
+//! written in: **reroll, explode, clamp, keep/drop, count** (see [`DiceTerm`]).
+//!
+//! ## Limits
+//!
+//! Checked when parsing, so rolling never fails and nothing hangs: [`MAX_INPUT_LEN`] bytes of
+//! input, [`MAX_DEPTH`] levels of parentheses, functions and signs, [`MAX_DICE`] dice per
+//! expression, [`MAX_SIDES`] sides, explosion and streak caps up to [`MAX_EXPLOSION_CAP`],
+//! at most [`MAX_ROLLED`] dice rolled by one roll in the worst case, numbers up to
+//! [`MAX_CONSTANT`], every intermediate value within ±[`MAX_VALUE`], and no divisor that can
+//! be 0. Exact odds give up with an error beyond [`MAX_EXACT_WORK`] steps or [`MAX_LISTED`]
+//! outcomes.
+//!
+//! ## Features
+//!
+//! - `serde`: `Serialize`/`Deserialize` for [`RollResult`] (with its terms and dice),
+//!   [`Outcome`] (a number, or `"below"`/`"equal"`/`"above"`), [`Span`], and [`Expression`]
+//!   (as its canonical text).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod ast;
+mod compile;
+mod error;
+mod exact;
+mod expression;
+mod parse;
+mod roll;
+
+pub use ast::{
+    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, Reroll, Span, StreakTerm,
+};
+pub use error::{NotationError, ParseError, ParseErrorKind};
+pub use expression::{Expression, FaceError};
+pub use roll::{Outcome, RollResult, RolledDie, TermRoll};
+
+/// The longest input, in bytes.
+///
+/// ```
+/// use dice_notation::{Expression, MAX_INPUT_LEN};
+/// assert!(Expression::parse(&"1".repeat(MAX_INPUT_LEN + 1)).is_err());
+/// ```
+pub const MAX_INPUT_LEN: usize = 1000;
+
+/// The deepest nesting of parentheses, function calls and signs (`-(-(…))`).
+///
+/// ```
+/// use dice_notation::{Expression, MAX_DEPTH};
+/// let deep = |n: usize| format!("{}1{}", "(".repeat(n), ")".repeat(n));
+/// assert!(Expression::parse(&deep(MAX_DEPTH)).is_ok());
+/// assert!(Expression::parse(&deep(MAX_DEPTH + 1)).is_err());
+/// ```
+pub const MAX_DEPTH: usize = 32;
+
+/// The most dice in one expression, over all its terms, before explosions and rerolls.
+///
+/// ```
+/// use dice_notation::{Expression, MAX_DICE};
+/// assert!(Expression::parse(&format!("{MAX_DICE}d6")).is_ok());
+/// assert!(Expression::parse(&format!("{MAX_DICE}d6+1d6")).is_err());
+/// ```
+pub const MAX_DICE: u32 = 10_000;
+
+/// The most sides a die may have (dice-core's [`dice_core::MAX_SIDES`]); the fewest is 2.
+///
+/// ```
+/// use dice_notation::Expression;
+/// assert!(Expression::parse("1d1000").is_ok());
+/// assert!(Expression::parse("1d1001").is_err());
+/// assert!(Expression::parse("1d1").is_err());
+/// ```
+pub const MAX_SIDES: u32 = dice_core::MAX_SIDES;
+
+/// The largest explosion or streak cap that may be written (`!cap1000`). Without one, an
+/// explosion or streak stops after dice-core's [`dice_core::DEFAULT_EXPLOSION_CAP`] (100)
+/// extra dice.
+///
+/// ```
+/// use dice_notation::Expression;
+/// assert!(Expression::parse("1d6!cap1000").is_ok());
+/// assert!(Expression::parse("1d6!cap1001").is_err());
+/// ```
+pub const MAX_EXPLOSION_CAP: u32 = 1000;
+
+/// The most dice one roll of an expression may roll in the worst case: every die exploding
+/// to its cap, a reroll-until counted at its expected number of rolls (a `ro` as 2).
+///
+/// ```
+/// use dice_notation::Expression;
+/// assert!(Expression::parse("1000d2!>=1cap999").is_ok()); // exactly a million dice
+/// assert!(Expression::parse("1000d2!>=1cap1000").is_err());
+/// ```
+pub const MAX_ROLLED: u64 = 1_000_000;
+
+/// The largest number that may be written (dice-core's [`dice_core::MAX_MODIFIER`]).
+///
+/// ```
+/// use dice_notation::Expression;
+/// assert!(Expression::parse("1000000000").is_ok());
+/// assert!(Expression::parse("1000000001").is_err());
+/// ```
+pub const MAX_CONSTANT: u64 = 1_000_000_000;
+
+/// The largest magnitude any part of an expression may reach, as interval arithmetic
+/// bounds it (so that no value overflows).
+///
+/// ```
+/// use dice_notation::Expression;
+/// assert!(Expression::parse("1000000000*1000000").is_ok());
+/// assert!(Expression::parse("1000000000*1000001").is_err());
+/// ```
+pub const MAX_VALUE: i64 = 1_000_000_000_000_000;
+
+/// The most steps (multiply-adds, roughly) an exact distribution computed by this crate may
+/// take: about a second on one core. dice-core's own laws have their own limit,
+/// [`dice_core::MAX_EXACT_WORK`].
+///
+/// ```
+/// use dice_notation::{Expression, NotationError};
+/// let e = Expression::parse("500d1000r1")?;
+/// assert!(matches!(e.distribution(), Err(NotationError::TooComplex { .. })));
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+pub const MAX_EXACT_WORK: u64 = 1_000_000_000;
+
+/// The most outcomes an exact distribution (or a step of it) may list.
+///
+/// ```
+/// use dice_notation::Expression;
+/// // A billion outcomes: too many to list, or to compute.
+/// assert!(Expression::parse("1d1000*1000000+1d1000*1000+1d1000")?.distribution().is_err());
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+pub const MAX_LISTED: usize = 1 << 22;

@@ -1,0 +1,490 @@
+//! From the syntax tree to a plan: each dice term compiled onto the dice-core mechanic that
+//! rolls it (`Sum`, `SuccessPool`, `Streak`) where one fits, with this crate's own pool for
+//! the rest (rerolls, clamps, keep-then-count, failures, exploding `dF`); arithmetic checked
+//! by interval bounds so that no value can overflow and no divisor can be 0.
+
+use dice_core::{Die, Explode, FaceSet, Keep, Pool, Streak, SuccessPool, Sum};
+
+use crate::ast::{BinOp, Cmp, DiceTerm, DieKind, Expr, ExprKind, Func, Span, StreakTerm};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::{MAX_CONSTANT, MAX_DICE, MAX_ROLLED, MAX_VALUE};
+
+/// The cap of an explosion or streak given without one (dice-core's).
+pub(crate) const DEFAULT_CAP: u32 = dice_core::DEFAULT_EXPLOSION_CAP;
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// The total (the whole expression unless it is a comparison).
+    pub(crate) body: Node,
+    /// The target of a `vs` comparison.
+    pub(crate) target: Option<Node>,
+    /// The dice terms, in the order they are rolled (left to right).
+    pub(crate) terms: Vec<Term>,
+}
+
+/// A node of the compiled expression, with the bounds of its value.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub(crate) op: Op,
+    /// Canonical text, for error messages.
+    pub(crate) text: String,
+    pub(crate) span: Span,
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    Const(i64),
+    /// Index into [`Plan::terms`].
+    Term(usize),
+    Neg(Box<Node>),
+    Bin(BinOp, Box<Node>, Box<Node>),
+    Call(Func, Vec<Node>),
+}
+
+/// A dice term or streak, with the dice-core mechanic that rolls it when one fits.
+#[derive(Clone, Debug)]
+pub(crate) struct Term {
+    pub(crate) text: String,
+    pub(crate) span: Span,
+    pub(crate) kind: TermKind,
+    pub(crate) fast: Fast,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum TermKind {
+    Pool(PoolSpec),
+    Streak(StreakSpec),
+}
+
+/// The dice-core mechanic a term compiles to.
+#[derive(Clone, Debug)]
+pub(crate) enum Fast {
+    /// None fits: this crate rolls it and computes its law.
+    None,
+    /// A total (`NdS`, keep/drop, explosions; `dF` as d3 with −2 per kept die).
+    Sum(Box<Sum>),
+    /// A success count.
+    Count(Box<SuccessPool>),
+    /// A streak.
+    Streak(Box<Streak>),
+}
+
+/// A pool with every modifier resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct PoolSpec {
+    pub(crate) count: u32,
+    pub(crate) die: Die,
+    /// Added to the dice-core face (−2 for `dF`).
+    pub(crate) offset: i64,
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+    pub(crate) reroll: Option<(bool, Cmp)>,
+    pub(crate) explode: Option<ExplodeSpec>,
+    pub(crate) min: Option<i64>,
+    pub(crate) max: Option<i64>,
+    pub(crate) keep: Keep,
+    pub(crate) success: Option<Cmp>,
+    pub(crate) failure: Option<Cmp>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ExplodeSpec {
+    pub(crate) compound: bool,
+    pub(crate) on: Cmp,
+    pub(crate) cap: u32,
+    pub(crate) explicit: bool,
+}
+
+/// A streak with its cap resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct StreakSpec {
+    pub(crate) die: Die,
+    pub(crate) offset: i64,
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+    pub(crate) on: Cmp,
+    pub(crate) cap: u32,
+    pub(crate) explicit: bool,
+}
+
+impl PoolSpec {
+    /// A die's value after clamps.
+    #[inline]
+    pub(crate) fn clamp(&self, v: i64) -> i64 {
+        let v = self.min.map_or(v, |m| v.max(m));
+        self.max.map_or(v, |m| v.min(m))
+    }
+
+    /// Expected faces drawn per face kept (rerolls).
+    fn reroll_factor(&self) -> u64 {
+        match &self.reroll {
+            None => 1,
+            Some((true, _)) => 2,
+            Some((false, on)) => {
+                let sides = (self.hi - self.lo + 1) as u64;
+                let standing = sides - on.count_in(self.lo, self.hi);
+                sides.div_ceil(standing.max(1))
+            }
+        }
+    }
+
+    /// The most faces one roll draws (rerolls until counted at their expectation).
+    fn roll_budget(&self) -> u64 {
+        let chain = self.explode.as_ref().map_or(1, |e| u64::from(e.cap) + 1);
+        u64::from(self.count) * chain * self.reroll_factor()
+    }
+
+    /// The least and greatest value of the term.
+    fn bounds(&self) -> (i128, i128) {
+        let (flo, fhi) = (i128::from(self.lo), i128::from(self.hi));
+        let chain = self.explode.as_ref().map_or(1, |e| i128::from(e.cap) + 1);
+        let compound = self.explode.as_ref().is_some_and(|e| e.compound);
+        let (vlo, vhi) = if compound {
+            (flo.min(chain * flo), fhi.max(chain * fhi))
+        } else {
+            (flo, fhi)
+        };
+        let clamp = |v: i128| {
+            let v = self.min.map_or(v, |m| v.max(m.into()));
+            self.max.map_or(v, |m| v.min(m.into()))
+        };
+        let (vlo, vhi) = (clamp(vlo), clamp(vhi));
+        let n = i128::from(self.count);
+        let (nmin, nmax) = if self.explode.is_some() && !compound {
+            (n, n * chain)
+        } else {
+            (n, n)
+        };
+        let (kmin, kmax) = match self.keep {
+            Keep::All => (nmin, nmax),
+            Keep::Highest(k) | Keep::Lowest(k) => (k.into(), k.into()),
+            Keep::DropHighest(k) | Keep::DropLowest(k) => {
+                (nmin - i128::from(k), nmax - i128::from(k))
+            }
+        };
+        if self.success.is_some() {
+            let lo = if self.failure.is_some() { -kmax } else { 0 };
+            return (lo, kmax);
+        }
+        ((kmin * vlo).min(kmax * vlo), (kmin * vhi).max(kmax * vhi))
+    }
+}
+
+/// Compiles a tree parsed from `input` (the parser checked each term already).
+pub(crate) fn compile(expr: &Expr, input: &str) -> Result<Plan, ParseError> {
+    let mut c = Compiler {
+        input,
+        terms: Vec::new(),
+        dice: 0,
+        rolled: 0,
+    };
+    let (body, target) = match &expr.kind {
+        ExprKind::Versus(lhs, rhs) => (c.node(lhs)?, Some(c.node(rhs)?)),
+        _ => (c.node(expr)?, None),
+    };
+    Ok(Plan {
+        body,
+        target,
+        terms: c.terms,
+    })
+}
+
+struct Compiler<'a> {
+    input: &'a str,
+    terms: Vec<Term>,
+    dice: u64,
+    rolled: u64,
+}
+
+impl Compiler<'_> {
+    fn error(&self, kind: ParseErrorKind, span: Span) -> ParseError {
+        ParseError::new(kind, span, self.input)
+    }
+
+    fn invalid(&self, msg: String, span: Span) -> ParseError {
+        self.error(ParseErrorKind::Invalid(msg), span)
+    }
+
+    fn node(&mut self, e: &Expr) -> Result<Node, ParseError> {
+        let (op, lo, hi): (Op, i128, i128) = match &e.kind {
+            ExprKind::Number(n) => {
+                if *n > MAX_CONSTANT {
+                    return Err(self.error(
+                        ParseErrorKind::OutOfRange {
+                            what: "number",
+                            value: (*n).into(),
+                            min: 0,
+                            max: MAX_CONSTANT.into(),
+                        },
+                        e.span,
+                    ));
+                }
+                let n = *n as i64;
+                (Op::Const(n), n.into(), n.into())
+            }
+            ExprKind::Dice(t) => {
+                let (i, lo, hi) = self.dice(t, e)?;
+                (Op::Term(i), lo, hi)
+            }
+            ExprKind::Streak(t) => {
+                let (i, lo, hi) = self.streak(t, e)?;
+                (Op::Term(i), lo, hi)
+            }
+            ExprKind::Neg(x) => {
+                let x = self.node(x)?;
+                let (lo, hi) = (-i128::from(x.hi), -i128::from(x.lo));
+                (Op::Neg(Box::new(x)), lo, hi)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let a = self.node(a)?;
+                let b = self.node(b)?;
+                let (alo, ahi, blo, bhi) = (
+                    i128::from(a.lo),
+                    i128::from(a.hi),
+                    i128::from(b.lo),
+                    i128::from(b.hi),
+                );
+                let (lo, hi) = match op {
+                    BinOp::Add => (alo + blo, ahi + bhi),
+                    BinOp::Sub => (alo - bhi, ahi - blo),
+                    BinOp::Mul | BinOp::Div => {
+                        if *op == BinOp::Div && blo <= 0 && bhi >= 0 {
+                            return Err(self.invalid(
+                                format!(
+                                    "the divisor `{}` can be 0 (its values lie within {}..={}); \
+                                     division needs a divisor that cannot be 0",
+                                    b.text, b.lo, b.hi
+                                ),
+                                b.span,
+                            ));
+                        }
+                        let f = |x: i128, y: i128| {
+                            if *op == BinOp::Mul {
+                                x * y
+                            } else {
+                                x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0)
+                            }
+                        };
+                        let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];
+                        (
+                            *corners.iter().min().unwrap_or(&0),
+                            *corners.iter().max().unwrap_or(&0),
+                        )
+                    }
+                };
+                (Op::Bin(*op, Box::new(a), Box::new(b)), lo, hi)
+            }
+            ExprKind::Call(func, args) => {
+                if args.len() < 2 {
+                    return Err(
+                        self.invalid(format!("`{func}` needs at least two arguments"), e.span)
+                    );
+                }
+                let nodes = args
+                    .iter()
+                    .map(|a| self.node(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let los = nodes.iter().map(|n| n.lo);
+                let his = nodes.iter().map(|n| n.hi);
+                let (lo, hi) = match func {
+                    Func::Min => (los.min(), his.min()),
+                    Func::Max => (los.max(), his.max()),
+                };
+                let (lo, hi) = (lo.unwrap_or(0).into(), hi.unwrap_or(0).into());
+                (Op::Call(*func, nodes), lo, hi)
+            }
+            ExprKind::Versus(..) => {
+                return Err(self.invalid(
+                    "`vs` compares the whole expression with a target; it can only be the \
+                     outermost operation"
+                        .into(),
+                    e.span,
+                ));
+            }
+        };
+        let text = e.to_string();
+        for v in [lo, hi] {
+            if v.abs() > i128::from(MAX_VALUE) {
+                return Err(self.invalid(
+                    format!(
+                        "`{text}` could reach {v}, beyond the ±{MAX_VALUE} that expressions may \
+                         compute with"
+                    ),
+                    e.span,
+                ));
+            }
+        }
+        Ok(Node {
+            op,
+            text,
+            span: e.span,
+            lo: lo as i64,
+            hi: hi as i64,
+        })
+    }
+
+    /// Adds a term's dice to the expression's totals.
+    fn count_dice(&mut self, dice: u64, rolled: u64, span: Span) -> Result<(), ParseError> {
+        self.dice += dice;
+        self.rolled += rolled;
+        if self.dice > u64::from(MAX_DICE) {
+            return Err(self.error(
+                ParseErrorKind::OutOfRange {
+                    what: "dice in the expression",
+                    value: self.dice.into(),
+                    min: 1,
+                    max: MAX_DICE.into(),
+                },
+                span,
+            ));
+        }
+        if self.rolled > MAX_ROLLED {
+            return Err(self.invalid(
+                format!(
+                    "one roll of this expression could roll about {} dice (explosions and \
+                     rerolls included), more than {MAX_ROLLED}: give a smaller cap (`!cap10`) or \
+                     fewer dice",
+                    self.rolled
+                ),
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    fn dice(&mut self, t: &DiceTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
+        let (die, offset) = core_die(t.die);
+        let (lo, hi) = t.die.faces();
+        let spec = PoolSpec {
+            count: t.count,
+            die,
+            offset,
+            lo,
+            hi,
+            reroll: t.reroll.as_ref().map(|r| (r.once, r.on.clone())),
+            explode: t.explode.as_ref().map(|x| ExplodeSpec {
+                compound: x.compound,
+                on: x.on.clone(),
+                cap: x.cap.unwrap_or(DEFAULT_CAP),
+                explicit: x.cap.is_some(),
+            }),
+            min: t.min,
+            max: t.max,
+            keep: t.keep,
+            success: t.success.clone(),
+            failure: t.failure.clone(),
+        };
+        self.count_dice(t.count.into(), spec.roll_budget(), e.span)?;
+        let (lo, hi) = spec.bounds();
+        let fast = fast_pool(&spec);
+        self.terms.push(Term {
+            text: e.to_string(),
+            span: e.span,
+            kind: TermKind::Pool(spec),
+            fast,
+        });
+        Ok((self.terms.len() - 1, lo, hi))
+    }
+
+    fn streak(&mut self, t: &StreakTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
+        let (die, offset) = core_die(t.die);
+        let (lo, hi) = t.die.faces();
+        let spec = StreakSpec {
+            die,
+            offset,
+            lo,
+            hi,
+            on: t.on.clone(),
+            cap: t.cap.unwrap_or(DEFAULT_CAP),
+            explicit: t.cap.is_some(),
+        };
+        self.count_dice(1, u64::from(spec.cap) + 1, e.span)?;
+        let fast = fast_streak(&spec);
+        let cap = spec.cap;
+        self.terms.push(Term {
+            text: e.to_string(),
+            span: e.span,
+            kind: TermKind::Streak(spec),
+            fast,
+        });
+        Ok((self.terms.len() - 1, 0, cap.into()))
+    }
+}
+
+/// The dice-core die of a checked die kind.
+fn core_die(kind: DieKind) -> (Die, i64) {
+    // Checked already: a die kind's sides are within dice-core's range.
+    kind.core_die().unwrap_or((Die::D6, 0))
+}
+
+/// The dice-core mechanic that rolls the pool exactly as this crate's semantics say, if any.
+fn fast_pool(p: &PoolSpec) -> Fast {
+    if p.reroll.is_some() || p.min.is_some() || p.max.is_some() || p.failure.is_some() {
+        return Fast::None;
+    }
+    // A `dF` is a d3 minus 2; with explosions the number of dice (and so of −2s) varies.
+    if p.offset != 0 && p.explode.is_some() {
+        return Fast::None;
+    }
+    let Ok(mut pool) = Pool::new(p.count, p.die) else {
+        return Fast::None;
+    };
+    if let Some(e) = &p.explode {
+        let Some(on) = e.on.to_core(p.offset) else {
+            return Fast::None;
+        };
+        let mut explode = if e.compound {
+            Explode::compounding(on)
+        } else {
+            Explode::new(on)
+        };
+        if e.explicit {
+            let Ok(capped) = explode.with_cap(e.cap) else {
+                return Fast::None;
+            };
+            explode = capped;
+        }
+        let Ok(exploding) = pool.exploding(explode) else {
+            return Fast::None;
+        };
+        pool = exploding;
+    }
+    match &p.success {
+        None => {
+            let kept = i64::from(p.keep.kept_of(p.count));
+            Sum::new(pool, p.keep, p.offset * kept).map_or(Fast::None, |s| Fast::Sum(Box::new(s)))
+        }
+        Some(success) => {
+            if p.keep != Keep::All {
+                return Fast::None;
+            }
+            let Some(test) = success.to_core(p.offset) else {
+                return Fast::None;
+            };
+            // A test every face passes lets dice-core count without rolling; the record
+            // would roll, and the two paths must draw the same numbers.
+            if p.explode.is_none() && test.faces_passing(p.die.sides()) == p.die.sides() {
+                return Fast::None;
+            }
+            Fast::Count(Box::new(SuccessPool::new(pool, test)))
+        }
+    }
+}
+
+fn fast_streak(s: &StreakSpec) -> Fast {
+    let faces: Vec<u32> = (1..=s.die.sides())
+        .filter(|&f| s.on.test(i64::from(f) + s.offset))
+        .collect();
+    let Ok(set) = FaceSet::new(faces) else {
+        return Fast::None;
+    };
+    let streak = if s.explicit {
+        Streak::capped(s.die, set, 0, s.cap)
+    } else {
+        Streak::new(s.die, set, 0)
+    };
+    streak.map_or(Fast::None, |s| Fast::Streak(Box::new(s)))
+}

@@ -1,0 +1,278 @@
+//! Errors: a [`ParseError`] for text (or a tree) that is not a valid expression, a
+//! [`NotationError`] for exact odds that cannot be computed.
+
+use std::fmt;
+
+use crate::ast::Span;
+
+/// What is wrong with an expression.
+///
+/// ```
+/// use dice_notation::{Expression, ParseErrorKind};
+/// let err = Expression::parse("4d6kh5").unwrap_err();
+/// assert!(matches!(err.kind(), ParseErrorKind::OutOfRange { what: "dice kept", .. }));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// Something else than what the grammar allows here.
+    #[error("expected {expected}, found {found}")]
+    Unexpected {
+        /// What the grammar allows at this point.
+        expected: &'static str,
+        /// What is there (`` `x` `` or "the end of the input").
+        found: String,
+    },
+    /// The input is longer than [`crate::MAX_INPUT_LEN`].
+    #[error("the expression is {len} bytes long; at most {max} are allowed")]
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// [`crate::MAX_INPUT_LEN`].
+        max: usize,
+    },
+    /// Parentheses, functions and signs nested deeper than [`crate::MAX_DEPTH`].
+    #[error("parentheses, functions and signs nest more than {max} deep")]
+    TooDeep {
+        /// [`crate::MAX_DEPTH`].
+        max: usize,
+    },
+    /// A number outside what its place allows.
+    #[error("{what} {value} is out of range: expected {min}..={max}")]
+    OutOfRange {
+        /// What the number is (`"sides"`, `"dice kept"`, `"explosion cap"` …).
+        what: &'static str,
+        /// The number given (as written, or the total reached).
+        value: i128,
+        /// The least allowed.
+        min: i128,
+        /// The most allowed.
+        max: i128,
+    },
+    /// A modifier given twice (or two of a kind that excludes each other, like `kh` and `dl`).
+    #[error("{modifier} is given twice; each modifier may appear once per dice term")]
+    Duplicate {
+        /// The modifier (`` `kh`/`kl`/`dh`/`dl` ``).
+        modifier: &'static str,
+    },
+    /// Modifiers or values that cannot go together, with what to write instead.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// An expression that could not be read: what is wrong, and where.
+///
+/// `Display` gives one line (`expected … at column 4`); the alternate form `{:#}` adds the
+/// input and a caret line under the offending span:
+///
+/// ```
+/// use dice_notation::{Expression, Span};
+/// let err = Expression::parse("2d6 + kh").unwrap_err();
+/// assert_eq!(err.span(), Span::new(6, 8));
+/// assert_eq!(
+///     err.to_string(),
+///     "expected a number, dice (`2d6`, `d20`, `dF`), `(`, `-`, `min(`, `max(` or `streak(`, found `kh` at column 7"
+/// );
+/// assert_eq!(
+///     format!("{err:#}").lines().skip(1).collect::<Vec<_>>(),
+///     ["  2d6 + kh", "        ^^"]
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ParseError(Box<Inner>);
+
+/// A parse error's contents, boxed so that `Result<_, ParseError>` stays small.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
+    kind: ParseErrorKind,
+    span: Span,
+    input: String,
+}
+
+impl ParseError {
+    pub(crate) fn new(kind: ParseErrorKind, span: Span, input: &str) -> ParseError {
+        ParseError(Box::new(Inner {
+            kind,
+            span,
+            input: input.to_owned(),
+        }))
+    }
+
+    /// What is wrong.
+    ///
+    /// ```
+    /// use dice_notation::{Expression, ParseErrorKind};
+    /// let err = Expression::parse("(1").unwrap_err();
+    /// assert!(matches!(err.kind(), ParseErrorKind::Unexpected { expected: "`)`", .. }));
+    /// ```
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.0.kind
+    }
+
+    /// The bytes of the input at fault (empty at the end of the input).
+    ///
+    /// ```
+    /// use dice_notation::{Expression, Span};
+    /// assert_eq!(Expression::parse("(1").unwrap_err().span(), Span::new(2, 2));
+    /// ```
+    pub fn span(&self) -> Span {
+        self.0.span
+    }
+
+    /// The text that was parsed (for an expression built from a tree: its canonical form).
+    ///
+    /// ```
+    /// assert_eq!(dice_notation::Expression::parse("(1").unwrap_err().input(), "(1");
+    /// ```
+    pub fn input(&self) -> &str {
+        &self.0.input
+    }
+
+    /// The 1-based column (in characters) where the span starts.
+    ///
+    /// ```
+    /// let err = dice_notation::Expression::parse("1d6 ++").unwrap_err();
+    /// assert_eq!(err.column(), 6);
+    /// ```
+    pub fn column(&self) -> usize {
+        let start = self.0.span.start.min(self.0.input.len());
+        self.0
+            .input
+            .get(..start)
+            .map_or(start, |prefix| prefix.chars().count())
+            + 1
+    }
+
+    /// The input and a caret line under the span, two lines indented by two spaces.
+    ///
+    /// ```
+    /// let err = dice_notation::Expression::parse("3d1").unwrap_err();
+    /// assert_eq!(err.caret_lines(), "  3d1\n    ^");
+    /// ```
+    pub fn caret_lines(&self) -> String {
+        let chars = |end: usize| {
+            let end = end.min(self.0.input.len());
+            self.0.input.get(..end).map_or(end, |p| p.chars().count())
+        };
+        let start = chars(self.0.span.start);
+        let width = chars(self.0.span.end).saturating_sub(start).max(1);
+        format!(
+            "  {}\n  {}{}",
+            self.0.input,
+            " ".repeat(start),
+            "^".repeat(width)
+        )
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at column {}", self.0.kind, self.column())?;
+        if f.alternate() && !self.0.input.is_empty() {
+            write!(f, "\n{}", self.caret_lines())?;
+        }
+        Ok(())
+    }
+}
+
+/// Exact odds that cannot be computed: the term at fault, where it is, and why. Rolling
+/// (and so Monte Carlo) works for every valid expression; only exact odds can fail.
+///
+/// ```
+/// use dice_notation::{Expression, NotationError};
+/// let e = Expression::parse("5d6!kh3")?;
+/// let err = e.distribution().unwrap_err();
+/// assert!(matches!(err, NotationError::Unsupported { .. }));
+/// assert_eq!(err.term(), "5d6!kh3");
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotationError {
+    /// The computation would take more than [`crate::MAX_EXACT_WORK`] steps, list more than
+    /// [`crate::MAX_LISTED`] outcomes, or exceed dice-core's own limit.
+    #[error(
+        "the exact odds of `{term}` need about {work} steps (or outcomes), more than {max}; \
+         estimate them by rolling many times instead"
+    )]
+    TooComplex {
+        /// The part of the expression at fault, in canonical form.
+        term: String,
+        /// Where it is in the input.
+        span: Span,
+        /// Estimated steps or outcomes.
+        work: u64,
+        /// The limit exceeded.
+        max: u64,
+    },
+    /// Exact odds this crate does not compute.
+    #[error(
+        "exact odds of `{term}` are not supported: {what}; estimate them by rolling many times instead"
+    )]
+    Unsupported {
+        /// The part of the expression at fault, in canonical form.
+        term: String,
+        /// Where it is in the input.
+        span: Span,
+        /// What is not supported.
+        what: &'static str,
+    },
+    /// dice-core refused the computation.
+    #[error("exact odds of `{term}`: {source}")]
+    Core {
+        /// The part of the expression at fault, in canonical form.
+        term: String,
+        /// Where it is in the input.
+        span: Span,
+        /// dice-core's error.
+        source: dice_core::Error,
+    },
+}
+
+impl NotationError {
+    /// The part of the expression at fault, in canonical form.
+    ///
+    /// ```
+    /// let e = dice_notation::Expression::parse("1 + 3d6!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().term(), "3d6!dl1");
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn term(&self) -> &str {
+        match self {
+            NotationError::TooComplex { term, .. }
+            | NotationError::Unsupported { term, .. }
+            | NotationError::Core { term, .. } => term,
+        }
+    }
+
+    /// Where it is in the input.
+    ///
+    /// ```
+    /// let e = dice_notation::Expression::parse("1 + 3d6!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().span(), dice_notation::Span::new(4, 11));
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn span(&self) -> Span {
+        match self {
+            NotationError::TooComplex { span, .. }
+            | NotationError::Unsupported { span, .. }
+            | NotationError::Core { span, .. } => *span,
+        }
+    }
+}
+
+impl From<NotationError> for dice_core::Error {
+    /// For [`dice_core::Exact`]: the same failure in dice-core's terms (the term and span are
+    /// lost).
+    fn from(e: NotationError) -> dice_core::Error {
+        match e {
+            NotationError::TooComplex { work, max, .. } => dice_core::Error::TooComplex {
+                what: "a dice expression",
+                work,
+                max,
+            },
+            NotationError::Unsupported { what, .. } => dice_core::Error::Unsupported { what },
+            NotationError::Core { source, .. } => source,
+        }
+    }
+}

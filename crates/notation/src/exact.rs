@@ -1,0 +1,760 @@
+//! Exact distributions: dice-core's laws for the terms that compiled onto dice-core, this
+//! crate's own for the rest, and `Dist` operations for the arithmetic.
+//!
+//! Every computation estimates its work before doing it and gives up with
+//! [`NotationError::TooComplex`] beyond [`MAX_EXACT_WORK`] steps or [`MAX_LISTED`] listed
+//! outcomes, so asking for exact odds never hangs.
+
+use std::collections::HashMap;
+
+use dice_core::{Dist, Exact, Keep, Sum, Versus, VersusTarget};
+
+use crate::ast::{BinOp, Func};
+use crate::compile::{ExplodeSpec, Fast, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
+use crate::error::NotationError;
+use crate::roll::{Outcome, apply, keep_as_top};
+use crate::{MAX_EXACT_WORK, MAX_LISTED};
+
+/// The unlisted mass an untruncated explosion or streak may leave (dice-core's default).
+const TOLERANCE: f64 = dice_core::DEFAULT_TAIL_TOLERANCE;
+
+/// Why a computation failed, before the term at fault is attached.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// Estimated work, and the limit it exceeds.
+    TooComplex(u64, u64),
+    Unsupported(&'static str),
+    Core(dice_core::Error),
+}
+
+impl From<dice_core::Error> for Fail {
+    fn from(e: dice_core::Error) -> Fail {
+        match e {
+            dice_core::Error::TooComplex { work, max, .. } => Fail::TooComplex(work, max),
+            dice_core::Error::Unsupported { what } => Fail::Unsupported(what),
+            other => Fail::Core(other),
+        }
+    }
+}
+
+impl Fail {
+    fn at(self, text: &str, span: crate::Span) -> NotationError {
+        let term = text.to_owned();
+        match self {
+            Fail::TooComplex(work, max) => NotationError::TooComplex {
+                term,
+                span,
+                work,
+                max,
+            },
+            Fail::Unsupported(what) => NotationError::Unsupported { term, span, what },
+            Fail::Core(source) => NotationError::Core { term, span, source },
+        }
+    }
+}
+
+/// Work spent so far, against [`MAX_EXACT_WORK`].
+struct Budget {
+    spent: f64,
+}
+
+impl Budget {
+    /// Fails if `work` more would exceed the limit, without spending it (for an estimate of
+    /// work that is charged step by step later).
+    fn afford(&self, work: f64) -> Result<(), Fail> {
+        if self.spent + work > MAX_EXACT_WORK as f64 {
+            return Err(Fail::TooComplex(
+                (self.spent + work).min(u64::MAX as f64) as u64,
+                MAX_EXACT_WORK,
+            ));
+        }
+        Ok(())
+    }
+
+    fn charge(&mut self, work: f64) -> Result<(), Fail> {
+        self.spent += work;
+        if self.spent > MAX_EXACT_WORK as f64 {
+            return Err(Fail::TooComplex(
+                self.spent.min(u64::MAX as f64) as u64,
+                MAX_EXACT_WORK,
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn check_listed(n: f64) -> Result<(), Fail> {
+    if n > MAX_LISTED as f64 {
+        return Err(Fail::TooComplex(
+            n.min(u64::MAX as f64) as u64,
+            MAX_LISTED as u64,
+        ));
+    }
+    Ok(())
+}
+
+/// The exact law of a plan.
+pub(crate) fn distribution(plan: &Plan) -> Result<Dist<Outcome>, NotationError> {
+    let mut b = Budget { spent: 0.0 };
+    let Some(target) = &plan.target else {
+        return Ok(node_law(&plan.body, plan, &mut b)?.map(|&v| Outcome::Number(v)));
+    };
+    if let Some((v, term)) = versus_target(&plan.body, target, plan) {
+        let at = |e: Fail| e.at(&plan.body.text, plan.body.span);
+        b.charge(core_cost(term)).map_err(at)?;
+        let d = v.distribution().map_err(|e| at(Fail::from(e)))?;
+        return Ok(d.map(|&v| Outcome::Versus(v)));
+    }
+    let total = node_law(&plan.body, plan, &mut b)?;
+    let goal = node_law(target, plan, &mut b)?;
+    let versus = match certain(&goal) {
+        Some(c) => total.map(|&t| Versus::of(t, c)),
+        None => {
+            let span = plan.body.span.join(target.span);
+            let text = format!("{} vs {}", plan.body.text, target.text);
+            add(&total, &goal, true, &mut b)
+                .map_err(|f| f.at(&text, span))?
+                .map(|&d| Versus::of(d, 0))
+        }
+    };
+    Ok(versus.map(|&v| Outcome::Versus(v)))
+}
+
+/// `NdS… (± c) vs c'`: dice-core's [`VersusTarget`], when the total is one dice-core sum
+/// plus or minus constants.
+fn versus_target<'a>(
+    body: &Node,
+    target: &Node,
+    plan: &'a Plan,
+) -> Option<(VersusTarget, &'a Term)> {
+    let Op::Const(goal) = target.op else {
+        return None;
+    };
+    let (term, modifier) = sum_plus_constant(body, plan)?;
+    let Fast::Sum(sum) = &term.fast else {
+        return None;
+    };
+    let sum = Sum::new(sum.pool().clone(), sum.keep(), sum.modifier() + modifier).ok()?;
+    Some((VersusTarget::new(sum, goal).ok()?, term))
+}
+
+fn sum_plus_constant<'a>(node: &Node, plan: &'a Plan) -> Option<(&'a Term, i64)> {
+    match &node.op {
+        Op::Term(i) => match &plan.terms[*i].fast {
+            Fast::Sum(_) => Some((&plan.terms[*i], 0)),
+            _ => None,
+        },
+        Op::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let sign = if *op == BinOp::Add { 1 } else { -1 };
+            if let Op::Const(c) = b.op {
+                let (s, m) = sum_plus_constant(a, plan)?;
+                return Some((s, m + sign * c));
+            }
+            if let (Op::Const(c), BinOp::Add) = (&a.op, op) {
+                let (s, m) = sum_plus_constant(b, plan)?;
+                return Some((s, m + c));
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+fn certain(d: &Dist<i64>) -> Option<i64> {
+    (d.len() == 1 && d.tail() == 0.0).then(|| d.outcomes()[0])
+}
+
+fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, NotationError> {
+    let at = |f: Fail| f.at(&node.text, node.span);
+    match &node.op {
+        Op::Const(c) => Ok(Dist::certain(*c)),
+        Op::Term(i) => term_law(&plan.terms[*i], b).map_err(at),
+        Op::Neg(x) => Ok(node_law(x, plan, b)?.map(|&v| -v)),
+        Op::Bin(op, x, y) => {
+            let dx = node_law(x, plan, b)?;
+            let dy = node_law(y, plan, b)?;
+            binary(*op, &dx, &dy, b).map_err(at)
+        }
+        Op::Call(func, args) => {
+            let mut acc: Option<Dist<i64>> = None;
+            for a in args {
+                let d = node_law(a, plan, b)?;
+                acc = Some(match acc {
+                    None => d,
+                    Some(m) => {
+                        let f = match func {
+                            Func::Min => |x: i64, y: i64| x.min(y),
+                            Func::Max => |x: i64, y: i64| x.max(y),
+                        };
+                        combine(&m, &d, f, b).map_err(at)?
+                    }
+                });
+            }
+            Ok(acc.unwrap_or_else(|| Dist::certain(0)))
+        }
+    }
+}
+
+fn binary(op: BinOp, x: &Dist<i64>, y: &Dist<i64>, b: &mut Budget) -> Result<Dist<i64>, Fail> {
+    if let Some(c) = certain(y) {
+        return Ok(x.map(|&v| apply(op, v, c)));
+    }
+    if let Some(c) = certain(x) {
+        return Ok(y.map(|&v| apply(op, c, v)));
+    }
+    match op {
+        BinOp::Add => add(x, y, false, b),
+        BinOp::Sub => add(x, y, true, b),
+        BinOp::Mul | BinOp::Div => combine(x, y, |v, w| apply(op, v, w), b),
+    }
+}
+
+fn span_of(d: &Dist<i64>) -> f64 {
+    match (d.outcomes().first(), d.outcomes().last()) {
+        (Some(lo), Some(hi)) => (*hi as f64) - (*lo as f64) + 1.0,
+        _ => 0.0,
+    }
+}
+
+/// `x + y` (or `x − y`) of independent laws: dice-core's dense convolution when the ranges
+/// are small enough, else pair by pair.
+fn add(x: &Dist<i64>, y: &Dist<i64>, minus: bool, b: &mut Budget) -> Result<Dist<i64>, Fail> {
+    let (sx, sy) = (span_of(x), span_of(y));
+    if sx + sy <= MAX_LISTED as f64 {
+        b.charge(sx.max(sy) * (x.len().min(y.len()) as f64))?;
+        return Ok(if minus { x.difference(y) } else { x.add(y) });
+    }
+    if minus {
+        combine(x, y, |v, w| v - w, b)
+    } else {
+        combine(x, y, |v, w| v + w, b)
+    }
+}
+
+// TODO(dice-core): `Dist::combine(&other, f)`, the joint law mapped without listing the
+// pairs (two games' opposed rolls could use it too).
+/// The law of `f(x, y)` for independent `x`, `y`, pair by pair (the joint law mapped,
+/// without listing the pairs).
+fn combine(
+    x: &Dist<i64>,
+    y: &Dist<i64>,
+    f: impl Fn(i64, i64) -> i64,
+    b: &mut Budget,
+) -> Result<Dist<i64>, Fail> {
+    b.charge(x.len() as f64 * y.len() as f64)?;
+    let mut acc: HashMap<i64, f64> = HashMap::new();
+    for (&v, p) in x.iter() {
+        for (&w, q) in y.iter() {
+            *acc.entry(f(v, w)).or_insert(0.0) += p * q;
+        }
+        check_listed(acc.len() as f64)?;
+    }
+    Ok(Dist::from_pairs(acc)?)
+}
+
+// TODO(dice-core): a cost estimate next to each exact law (`Sum::exact_cost()`), so that
+// callers can refuse before dice-core spends seconds; these constants were measured.
+/// An estimate of the time dice-core takes for a term's law, in the units of
+/// [`MAX_EXACT_WORK`] (about a nanosecond), from dice-core's algorithms and measured
+/// constants. dice-core's own limit allows a few seconds; this crate allows about one for
+/// the whole expression.
+fn core_cost(term: &Term) -> f64 {
+    let TermKind::Pool(p) = &term.kind else {
+        return 0.0;
+    };
+    let n = f64::from(p.count);
+    let sides = (p.hi - p.lo + 1) as f64;
+    let (p_explode, levels, additional) = match &p.explode {
+        None => (0.0, 0.0, false),
+        Some(e) => {
+            let pe = e.on.count_in(p.lo, p.hi) as f64 / sides;
+            let untruncated = if pe > 0.0 && pe < 1.0 {
+                (TOLERANCE / n).ln() / pe.ln()
+            } else {
+                f64::INFINITY
+            };
+            let levels = if e.explicit {
+                untruncated.min(f64::from(e.cap))
+            } else {
+                untruncated
+            };
+            (pe.min(0.99), levels, !e.compound)
+        }
+    };
+    let log_n = (n + 2.0).log2();
+    match &term.fast {
+        Fast::Sum(sum) if sum.keep() == Keep::All => {
+            if p.explode.is_none() {
+                10.0 * n * n * sides
+            } else {
+                let len = n * sides / (1.0 - p_explode) + sides * levels;
+                8.0 * len * len * log_n
+            }
+        }
+        Fast::Sum(sum) => {
+            let (_, k) = keep_as_top(sum.keep(), p.count);
+            let k = f64::from(k);
+            let range = sides * (1.0 + levels);
+            range * range * k * k * k / 6.0 + range * n * k
+        }
+        Fast::Count(_) if additional => {
+            let len = 4.0 * n + 16.0;
+            2.0 * len * len * log_n
+        }
+        Fast::Count(_) => 2.0 * n * n + n * sides * levels,
+        Fast::Streak(_) | Fast::None => 0.0,
+    }
+}
+
+fn term_law(term: &Term, b: &mut Budget) -> Result<Dist<i64>, Fail> {
+    b.charge(core_cost(term))?;
+    match &term.fast {
+        Fast::Sum(s) => Ok(s.distribution()?),
+        Fast::Count(c) => Ok(c.distribution()?.map(|&n| i64::from(n))),
+        Fast::Streak(s) => Ok(s.distribution()?),
+        Fast::None => match &term.kind {
+            TermKind::Pool(p) => pool_law(p, b)?.into_dist(),
+            TermKind::Streak(s) => Ok(streak_law(s).into_dist()?),
+        },
+    }
+}
+
+// ------------------------------------------------------------------ this crate's laws
+
+/// A law over the integers `offset ..= offset + p.len() − 1`. The listed mass may be below
+/// one (an untruncated explosion leaves the rest unlisted).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Law {
+    pub(crate) offset: i64,
+    pub(crate) p: Vec<f64>,
+}
+
+impl Law {
+    fn empty() -> Law {
+        Law {
+            offset: 0,
+            p: Vec::new(),
+        }
+    }
+
+    fn point(v: i64) -> Law {
+        Law {
+            offset: v,
+            p: vec![1.0],
+        }
+    }
+
+    fn mass(&self) -> f64 {
+        self.p.iter().sum()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.p
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| **q > 0.0)
+            .map(|(i, q)| (self.offset + i as i64, *q))
+    }
+
+    /// The law of `f(value)`.
+    fn map(&self, f: impl Fn(i64) -> i64) -> Result<Law, Fail> {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        for (v, _) in self.iter() {
+            let w = f(v);
+            lo = lo.min(w);
+            hi = hi.max(w);
+        }
+        if lo > hi {
+            return Ok(Law::empty());
+        }
+        check_listed((hi as f64) - (lo as f64) + 1.0)?;
+        let mut p = vec![0.0; (hi - lo + 1) as usize];
+        for (v, q) in self.iter() {
+            p[(f(v) - lo) as usize] += q;
+        }
+        Ok(Law { offset: lo, p })
+    }
+
+    /// The part of the law where `keep(value)`.
+    fn filter(&self, keep: impl Fn(i64) -> bool) -> Law {
+        let mut out = self.clone();
+        for (i, q) in out.p.iter_mut().enumerate() {
+            if !keep(self.offset + i as i64) {
+                *q = 0.0;
+            }
+        }
+        out.trim()
+    }
+
+    fn trim(mut self) -> Law {
+        let Some(start) = self.p.iter().position(|&q| q > 0.0) else {
+            return Law::empty();
+        };
+        let end = self
+            .p
+            .iter()
+            .rposition(|&q| q > 0.0)
+            .map_or(start, |e| e + 1);
+        self.p.truncate(end);
+        self.p.drain(..start);
+        self.offset += start as i64;
+        self
+    }
+
+    /// The law of the sum of independent draws (masses multiply).
+    fn convolve(&self, other: &Law, b: &mut Budget) -> Result<Law, Fail> {
+        if self.p.is_empty() || other.p.is_empty() {
+            return Ok(Law::empty());
+        }
+        check_listed((self.p.len() + other.p.len()) as f64)?;
+        let (long, short) = if self.p.len() >= other.p.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let nonzero = short.p.iter().filter(|&&q| q > 0.0).count();
+        b.charge(nonzero as f64 * long.p.len() as f64)?;
+        let mut out = vec![0.0; long.p.len() + short.p.len() - 1];
+        for (j, &q) in short.p.iter().enumerate() {
+            if q == 0.0 {
+                continue;
+            }
+            for (o, &r) in out[j..j + long.p.len()].iter_mut().zip(&long.p) {
+                *o += q * r;
+            }
+        }
+        Ok(Law {
+            offset: self.offset + other.offset,
+            p: out,
+        })
+    }
+
+    /// Adds the probabilities of `other` (a mixture's parts).
+    fn mix(&self, other: &Law) -> Law {
+        if self.p.is_empty() {
+            return other.clone();
+        }
+        if other.p.is_empty() {
+            return self.clone();
+        }
+        let lo = self.offset.min(other.offset);
+        let hi = (self.offset + self.p.len() as i64).max(other.offset + other.p.len() as i64);
+        let mut p = vec![0.0; (hi - lo) as usize];
+        for law in [self, other] {
+            let start = (law.offset - lo) as usize;
+            for (slot, q) in p[start..start + law.p.len()].iter_mut().zip(&law.p) {
+                *slot += q;
+            }
+        }
+        Law { offset: lo, p }
+    }
+
+    /// The sum of `n` independent copies, by binary powering.
+    fn power(&self, mut n: u32, b: &mut Budget) -> Result<Law, Fail> {
+        let mut result = Law::point(0);
+        let mut base = self.clone();
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.convolve(&base, b)?;
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.convolve(&base, b)?;
+            }
+        }
+        Ok(result)
+    }
+
+    // TODO(dice-core): a `Dist` constructor taking the tail as given; `from_pairs` recomputes
+    // it as 1 − Σp, so a tail of 1e-16 comes out as rounding noise.
+    /// As a `Dist`: the listed outcomes, and the unlisted mass as its tail.
+    fn into_dist(self) -> Result<Dist<i64>, Fail> {
+        let pairs: Vec<(i64, f64)> = self.iter().map(|(v, q)| (v, q.min(1.0))).collect();
+        Ok(Dist::from_pairs(pairs)?)
+    }
+}
+
+// TODO(dice-core): rerolls (once / until) as a pool option, with this per-face law.
+/// The law of one face: uniform, or as rerolls leave it.
+fn face_law(p: &PoolSpec) -> Law {
+    let sides = (p.hi - p.lo + 1) as usize;
+    let uniform = 1.0 / sides as f64;
+    let mut law = Law {
+        offset: p.lo,
+        p: vec![uniform; sides],
+    };
+    if let Some((once, on)) = &p.reroll {
+        let rerolled = on.count_in(p.lo, p.hi) as usize;
+        for (i, q) in law.p.iter_mut().enumerate() {
+            let stays = !on.test(p.lo + i as i64);
+            *q = if *once {
+                // First face stays, or any face rerolled into this one.
+                (if stays { uniform } else { 0.0 }) + rerolled as f64 * uniform * uniform
+            } else if stays {
+                // Rerolled until it stays: uniform over the faces that stay.
+                1.0 / (sides - rerolled) as f64
+            } else {
+                0.0
+            };
+        }
+    }
+    law
+}
+
+/// The law of `Σ contribution(face)` over the faces of one original die's explosion chain:
+/// every face drawn from `face`, the chain going on while the face passes the explosion
+/// test, at most `cap` extra faces.
+///
+/// With `a` the faces that stop and `e` those that explode (each placed at its
+/// contribution), the law of a chain is `L = a + e * L'`, where `L'` is the law of the chain
+/// after the first face. With an explicit cap the last possible face stops whatever it
+/// shows, so `L₀ = a + e` and `L_{j+1} = a + e * L_j`, cap times. Without one the chain is
+/// untruncated: starting from `L = a` (chains of one face), each step adds chains one face
+/// longer, and after `D` steps the unlisted mass is exactly `P(e)^D`; the steps stop when
+/// it is at most `tol`.
+fn chain_law(
+    face: &Law,
+    e: &ExplodeSpec,
+    contribution: impl Fn(i64) -> i64,
+    tol: f64,
+    b: &mut Budget,
+) -> Result<Law, Fail> {
+    let stops = face.filter(|f| !e.on.test(f)).map(&contribution)?;
+    let explodes = face.filter(|f| e.on.test(f)).map(&contribution)?;
+    let p_explode = explodes.mass();
+    if p_explode == 0.0 {
+        return Ok(stops);
+    }
+    if e.explicit {
+        let mut law = face.map(&contribution)?;
+        for _ in 0..e.cap {
+            law = stops.mix(&explodes.convolve(&law, b)?);
+        }
+        return Ok(law.trim());
+    }
+    // Steps D with P(e)^D ≤ tol; estimate the work first (the law grows by the spread of
+    // the exploding contributions each step).
+    let steps = (tol.ln() / p_explode.ln()).ceil().max(1.0);
+    let grow = explodes.p.len().max(1) as f64;
+    let nonzero = explodes.iter().count() as f64;
+    b.afford(steps * steps * grow * nonzero / 2.0)?;
+    let mut law = stops.clone();
+    let mut unlisted = p_explode;
+    while unlisted > tol {
+        law = stops.mix(&explodes.convolve(&law, b)?);
+        unlisted *= p_explode;
+    }
+    Ok(law.trim())
+}
+
+/// The law of a pool of this crate's own (rerolls, clamps, keep-then-count, failures,
+/// exploding `dF`).
+fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
+    let face = face_law(p);
+    let counted = |v: i64| match &p.success {
+        Some(s) => i64::from(s.test(v)) - i64::from(p.failure.as_ref().is_some_and(|f| f.test(v))),
+        None => v,
+    };
+    let per_die = |v: i64| counted(p.clamp(v));
+    let tol = TOLERANCE / f64::from(p.count);
+    if p.keep == Keep::All {
+        let one = match &p.explode {
+            None => face.map(per_die)?,
+            Some(e) if e.compound => chain_law(&face, e, |v| v, tol, b)?.map(per_die)?,
+            Some(e) => chain_law(&face, e, per_die, tol, b)?,
+        };
+        return one.power(p.count, b);
+    }
+    let value = match &p.explode {
+        None => face.map(|v| p.clamp(v))?,
+        Some(e) if e.compound => chain_law(&face, e, |v| v, tol, b)?.map(|v| p.clamp(v))?,
+        Some(_) => {
+            return Err(Fail::Unsupported(
+                "keep/drop with additional (`!`) explosions, where the number of dice varies; \
+                 compounding explosions (`!!`) are supported",
+            ));
+        }
+    };
+    keep_law(&value, p.count, p.keep, counted, b)
+}
+
+// TODO(dice-core): dice-core's keep/drop program works on its own per-die laws only; one
+// taking any per-die law and a per-die score `g` would serve rerolls, clamps and
+// keep-then-count (and keep lowest by reversal).
+/// The law of `Σ g(value)` over the dice kept of `n` independent dice with value law `w`.
+///
+/// A dynamic program over the values in the order keep/drop takes them (highest first for
+/// "keep the highest"): the state is the number `m` of dice already placed on earlier values
+/// and the partial sum of `g`. At a value `v` of probability `q`, each of the `n − m` dice not
+/// yet placed shows `v` with probability `q / U`, where `U` is the mass of `v` and every
+/// later value, so the number showing `v` is binomial; once `k` dice are placed the kept sum
+/// is settled. Values not listed (an untruncated explosion's) are left out: the result is the
+/// law jointly with "every die took a listed value".
+fn keep_law(
+    w: &Law,
+    n: u32,
+    keep: Keep,
+    g: impl Fn(i64) -> i64,
+    b: &mut Budget,
+) -> Result<Law, Fail> {
+    let (top, k) = keep_as_top(keep, n);
+    let mut values: Vec<(i64, f64)> = w.iter().collect();
+    if top {
+        values.reverse();
+    }
+    if k == 0 || values.is_empty() {
+        return Ok(Law::point(0));
+    }
+    let listed: f64 = values.iter().map(|(_, q)| q).sum();
+    let gs: Vec<i64> = values.iter().map(|(v, _)| g(*v)).collect();
+    let gmin = gs.iter().copied().min().unwrap_or(0);
+    let gmax = gs.iter().copied().max().unwrap_or(0);
+    let spread = (gmax - gmin) as usize;
+    let k_us = k as usize;
+    let f = values.len() as f64;
+    let kf = f64::from(k);
+    check_listed(kf * spread as f64 + 1.0)?;
+    b.charge(f * kf * kf * (kf * spread as f64 + 1.0) / 2.0 + f * kf * f64::from(n))?;
+    // remaining[i]: mass of values i.. (sums of non-negative terms).
+    let mut remaining = vec![0.0; values.len() + 1];
+    for i in (0..values.len()).rev() {
+        remaining[i] = remaining[i + 1] + values[i].1;
+    }
+    let width = |m: usize| m * spread + 1;
+    let mut states: Vec<Vec<f64>> = (0..k_us).map(|m| vec![0.0; width(m)]).collect();
+    states[0][0] = 1.0;
+    let mut done = vec![0.0; width(k_us)];
+    for (i, (&(_, q), &gv)) in values.iter().zip(&gs).enumerate() {
+        let pi = if i + 1 == values.len() {
+            1.0
+        } else {
+            (q / remaining[i]).min(1.0)
+        };
+        let step = (gv - gmin) as usize;
+        let mut next: Vec<Vec<f64>> = (0..k_us).map(|m| vec![0.0; width(m)]).collect();
+        for m in 0..k_us {
+            if states[m].iter().all(|&x| x == 0.0) {
+                continue;
+            }
+            let pmf = binomial(n - m as u32, pi);
+            let need = k_us - m;
+            let complete: f64 = pmf.get(need..).map_or(0.0, |t| t.iter().sum());
+            for (j, &weight) in states[m].iter().enumerate() {
+                if weight == 0.0 {
+                    continue;
+                }
+                for (c, &pc) in pmf.iter().enumerate().take(need) {
+                    if pc > 0.0 {
+                        next[m + c][j + c * step] += weight * pc;
+                    }
+                }
+                if complete > 0.0 {
+                    done[j + need * step] += weight * complete;
+                }
+            }
+        }
+        states = next;
+    }
+    let all_listed = listed.powi(n as i32);
+    if all_listed < 1.0 {
+        for x in &mut done {
+            *x *= all_listed;
+        }
+    }
+    Ok(Law {
+        offset: i64::from(k) * gmin,
+        p: done,
+    }
+    .trim())
+}
+
+/// The binomial law of `n` trials of probability `p`, as `pmf[0..=n]`, from logarithms.
+pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
+    let n_us = n as usize;
+    let mut pmf = vec![0.0; n_us + 1];
+    if p <= 0.0 {
+        pmf[0] = 1.0;
+        return pmf;
+    }
+    if p >= 1.0 {
+        pmf[n_us] = 1.0;
+        return pmf;
+    }
+    let (ln_p, ln_q) = (p.ln(), (-p).ln_1p());
+    let mut ln_choose = 0.0; // ln C(n, c)
+    for (c, slot) in pmf.iter_mut().enumerate() {
+        *slot = (ln_choose + c as f64 * ln_p + (n_us - c) as f64 * ln_q).exp();
+        if c < n_us {
+            ln_choose += ((n_us - c) as f64).ln() - ((c + 1) as f64).ln();
+        }
+    }
+    pmf
+}
+
+/// The law of a streak whose face set dice-core cannot hold: geometric in the chance `p`
+/// that a face continues it, capped or untruncated.
+fn streak_law(s: &StreakSpec) -> Law {
+    let sides = (s.hi - s.lo + 1) as f64;
+    let p = s.on.count_in(s.lo, s.hi) as f64 / sides;
+    let mut probs = Vec::new();
+    let mut pk = 1.0; // p^k
+    for k in 0..=s.cap {
+        if s.explicit && k == s.cap {
+            probs.push(pk);
+            break;
+        }
+        if !s.explicit && pk <= TOLERANCE {
+            break;
+        }
+        probs.push(pk * (1.0 - p));
+        pk *= p;
+    }
+    Law {
+        offset: 0,
+        p: probs,
+    }
+    .trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_matches_pascal() {
+        let mut row: Vec<f64> = vec![1.0];
+        for n in 1..=20u32 {
+            let mut next = vec![1.0; row.len() + 1];
+            for i in 1..row.len() {
+                next[i] = row[i - 1] + row[i];
+            }
+            row = next;
+            for p in [0.1, 0.5, 0.75] {
+                let pmf = binomial(n, p);
+                for (c, coef) in row.iter().enumerate() {
+                    let exact = coef * p.powi(c as i32) * (1.0 - p).powi((n as usize - c) as i32);
+                    assert!(
+                        (pmf[c] - exact).abs() <= 1e-13 * exact.max(1e-300),
+                        "{n} {p} {c}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep_law_of_two_dice_is_the_max() {
+        let d6 = Law {
+            offset: 1,
+            p: vec![1.0 / 6.0; 6],
+        };
+        let mut b = Budget { spent: 0.0 };
+        let law = keep_law(&d6, 2, Keep::Highest(1), |v| v, &mut b).unwrap();
+        for (i, q) in law.p.iter().enumerate() {
+            let v = i as f64 + 1.0;
+            let exact = (2.0 * v - 1.0) / 36.0;
+            assert!((q - exact).abs() < 1e-15, "{v}");
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! [`Expression`]: a parsed, checked and compiled dice expression.
+
+use std::fmt;
+use std::str::FromStr;
+
+use dice_core::{Dist, Exact, Roll};
+use rand::Rng;
+
+use crate::MAX_INPUT_LEN;
+use crate::ast::{DieKind, Expr, ExprKind};
+use crate::compile::{Plan, compile};
+use crate::error::{NotationError, ParseError, ParseErrorKind};
+use crate::roll::{ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, roll_plan};
+
+/// A dice expression, ready to roll and to ask for its exact odds.
+///
+/// Built by [`Expression::parse`] (or [`str::parse`], or [`Expression::from_expr`] for a tree
+/// built by hand), which checks every limit, so rolling never fails. `Display` gives the
+/// canonical form, which parses back to an equal expression. Two expressions are equal when
+/// their trees are (spans aside).
+///
+/// ```
+/// use dice_core::{Exact, Roll};
+/// use dice_notation::{Expression, Outcome};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+///
+/// let stat: Expression = "4d6kh3".parse()?;
+/// assert_eq!(stat.to_string(), "4d6kh3");
+///
+/// // Roll it, with every die…
+/// let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+/// let result = stat.roll(&mut rng);
+/// println!("{result}"); // e.g. "4d6kh3 [5, 2, (1), 6] = 13 → 13"
+///
+/// // …or as dice-sim does, just the outcome…
+/// let outcome: Outcome = Roll::roll(&stat, &mut rng);
+/// assert!((3..=18).contains(&outcome.as_number().unwrap()));
+///
+/// // …or ask for the exact odds.
+/// let odds = stat.distribution()?;
+/// assert!((odds.probability(&Outcome::Number(18)) - 21.0 / 1296.0).abs() < 1e-15);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Expression {
+    expr: Expr,
+    plan: Plan,
+}
+
+impl PartialEq for Expression {
+    fn eq(&self, other: &Self) -> bool {
+        self.expr == other.expr
+    }
+}
+
+impl Eq for Expression {}
+
+impl Expression {
+    /// Parses and checks `input`.
+    ///
+    /// # Errors
+    /// A [`ParseError`] with the span of the offending input and what was expected there,
+    /// for bad syntax and for anything beyond the limits ([`crate::MAX_INPUT_LEN`],
+    /// [`crate::MAX_DEPTH`], [`crate::MAX_DICE`], [`crate::MAX_SIDES`],
+    /// [`crate::MAX_EXPLOSION_CAP`], [`crate::MAX_ROLLED`], [`crate::MAX_CONSTANT`],
+    /// [`crate::MAX_VALUE`]), a divisor that can be 0, or an explosion, reroll or streak that
+    /// would never stop.
+    ///
+    /// ```
+    /// use dice_notation::Expression;
+    /// assert!(Expression::parse("10d10!>=9cap5>=8f1").is_ok());
+    /// let err = Expression::parse("2d6 / (1d3-2)").unwrap_err();
+    /// assert!(err.to_string().starts_with("the divisor `1d3-2` can be 0"));
+    /// ```
+    pub fn parse(input: &str) -> Result<Expression, ParseError> {
+        let expr = crate::parse::parse(input)?;
+        let plan = compile(&expr, input)?;
+        Ok(Expression { expr, plan })
+    }
+
+    /// Checks and compiles a tree built by hand, by parsing its canonical form (so errors
+    /// point into that text, and the expression's spans are those of the text).
+    ///
+    /// # Errors
+    /// As [`Expression::parse`]; [`ParseErrorKind::TooDeep`](crate::ParseErrorKind::TooDeep)
+    /// for a tree more than [`crate::MAX_INPUT_LEN`] levels deep (no text that long can hold
+    /// it).
+    ///
+    /// ```
+    /// use dice_notation::{DiceTerm, DieKind, Expr, Expression};
+    /// let e = Expression::from_expr(Expr::dice(DiceTerm::new(3, DieKind::Fudge)))?;
+    /// assert_eq!(e, Expression::parse("3dF")?);
+    /// assert!(Expression::from_expr(Expr::dice(DiceTerm::new(3, DieKind::Sides(1)))).is_err());
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn from_expr(expr: Expr) -> Result<Expression, ParseError> {
+        // Printing is recursive: refuse trees too deep for any input before printing them.
+        let mut stack = vec![(&expr, 1usize)];
+        while let Some((e, depth)) = stack.pop() {
+            if depth > MAX_INPUT_LEN {
+                return Err(ParseError::new(
+                    ParseErrorKind::TooDeep { max: MAX_INPUT_LEN },
+                    e.span,
+                    "",
+                ));
+            }
+            match &e.kind {
+                ExprKind::Neg(x) => stack.push((x, depth + 1)),
+                ExprKind::Binary(_, a, b) | ExprKind::Versus(a, b) => {
+                    stack.push((a, depth + 1));
+                    stack.push((b, depth + 1));
+                }
+                ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, depth + 1))),
+                ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
+            }
+        }
+        Expression::parse(&expr.to_string())
+    }
+
+    /// The syntax tree.
+    ///
+    /// ```
+    /// use dice_notation::{Expression, ExprKind};
+    /// let e = Expression::parse("1d20+5")?;
+    /// assert!(matches!(e.expr().kind, ExprKind::Binary(..)));
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn expr(&self) -> &Expr {
+        &self.expr
+    }
+
+    /// Whether the expression is a three-way comparison (`… vs …`): its outcomes are then
+    /// [`Outcome::Versus`], not numbers.
+    ///
+    /// ```
+    /// use dice_notation::Expression;
+    /// assert!(Expression::parse("1d20+5 vs 15")?.is_comparison());
+    /// assert!(!Expression::parse("1d20+5")?.is_comparison());
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn is_comparison(&self) -> bool {
+        matches!(self.expr.kind, ExprKind::Versus(..))
+    }
+
+    /// The least and greatest value the expression (its left side, for a comparison) can
+    /// take, as far as interval arithmetic tells (the true range may be narrower).
+    ///
+    /// ```
+    /// use dice_notation::Expression;
+    /// assert_eq!(Expression::parse("2d6+1")?.bounds(), (3, 13));
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn bounds(&self) -> (i64, i64) {
+        (self.plan.body.lo, self.plan.body.hi)
+    }
+
+    /// Rolls once with the caller's RNG, recording every die.
+    ///
+    /// The outcome is the same as [`Roll::roll`]'s for the same RNG state: both draw the
+    /// same numbers (this one also records them).
+    ///
+    /// ```
+    /// use dice_core::Roll;
+    /// use dice_notation::Expression;
+    /// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+    /// let e = Expression::parse("10d10!>=9>=8f1")?;
+    /// let detailed = e.roll(&mut Xoshiro256PlusPlus::seed_from_u64(3));
+    /// let plain = Roll::roll(&e, &mut Xoshiro256PlusPlus::seed_from_u64(3));
+    /// assert_eq!(detailed.outcome, plain);
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> RollResult {
+        let (outcome, total, target, terms) = roll_plan(&self.plan, &mut RngRoller(rng), true);
+        RollResult {
+            outcome,
+            total,
+            target,
+            terms,
+        }
+    }
+
+    /// The pure form: evaluates the expression with faces given in advance, taken in order
+    /// by every die rolled (rerolls and explosions included), left to right. A `dF` face is
+    /// −1, 0 or +1. For worked examples and tests.
+    ///
+    /// # Errors
+    /// [`FaceError`] when the faces run out, are left over, or one is not a face of its die.
+    ///
+    /// ```
+    /// use dice_notation::{Expression, Outcome};
+    /// // Reroll 1s once, explode 6s, keep the highest three: the first die's 1 is rerolled
+    /// // into a 6, which explodes and adds a die (a 2); then 5, 3, 2. Five dice; the three
+    /// // highest, 6 + 5 + 3, count.
+    /// let e = Expression::parse("4d6ro1!kh3")?;
+    /// let r = e.roll_faces([1, 6, 2, 5, 3, 2]).unwrap();
+    /// assert_eq!(r.terms[0].to_string(), "4d6ro1!kh3 [1r6!, (+2), 5, 3, (2)] = 14");
+    /// assert_eq!(r.outcome, Outcome::Number(14));
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn roll_faces<I: IntoIterator<Item = i64>>(
+        &self,
+        faces: I,
+    ) -> Result<RollResult, FaceError> {
+        let faces: Vec<i64> = faces.into_iter().collect();
+        let given = faces.len();
+        let mut roller = ListRoller(ListFaces {
+            faces,
+            next: 0,
+            problem: None,
+        });
+        let (outcome, total, target, terms) = roll_plan(&self.plan, &mut roller, true);
+        match roller.0.problem {
+            Some(ListProblem::RanOut { used }) => Err(FaceError::RanOut { used }),
+            Some(ListProblem::BadFace { index, face, die }) => {
+                Err(FaceError::NotAFace { index, face, die })
+            }
+            None if roller.0.next < given => Err(FaceError::LeftOver {
+                used: roller.0.next,
+                given,
+            }),
+            None => Ok(RollResult {
+                outcome,
+                total,
+                target,
+                terms,
+            }),
+        }
+    }
+
+    /// The exact distribution of the outcome.
+    ///
+    /// Terms that compile onto dice-core use its laws (`Sum`, `SuccessPool`, `Streak`,
+    /// `VersusTarget`); rerolls, clamps, keep-then-count and failures use this crate's own
+    /// (the per-die law, then a convolution power or an order-statistics dynamic program);
+    /// arithmetic composes them (`Dist::add`, `difference`, `map`, and the joint law of two
+    /// random operands for `*`, `/`, `min`, `max`). An explosion or streak without an explicit
+    /// cap has the untruncated law, listed until the unlisted mass ([`Dist::tail`]) is at most
+    /// 10⁻¹⁵, as in dice-core.
+    ///
+    /// # Errors
+    /// [`NotationError::TooComplex`] beyond [`crate::MAX_EXACT_WORK`] steps or
+    /// [`crate::MAX_LISTED`] outcomes (a product of two large random terms, say);
+    /// [`NotationError::Unsupported`] for keep/drop on additional (`!`) explosions. Both
+    /// name the term at fault. Rolling works for these; estimate by Monte Carlo.
+    ///
+    /// ```
+    /// use dice_notation::{Expression, Outcome};
+    /// use dice_core::Versus;
+    /// let d = Expression::parse("1d20 vs 11")?.distribution()?;
+    /// assert!((d.probability(&Outcome::Versus(Versus::Above)) - 0.45).abs() < 1e-15);
+    /// assert!(Expression::parse("1000d1000 * 1000d1000")?.distribution().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn distribution(&self) -> Result<Dist<Outcome>, NotationError> {
+        crate::exact::distribution(&self.plan)
+    }
+}
+
+/// What is wrong with the faces given to [`Expression::roll_faces`].
+///
+/// ```
+/// use dice_notation::{Expression, FaceError, DieKind};
+/// let e = Expression::parse("2d6")?;
+/// assert_eq!(e.roll_faces([3]).unwrap_err(), FaceError::RanOut { used: 1 });
+/// assert_eq!(e.roll_faces([3, 4, 5]).unwrap_err(), FaceError::LeftOver { used: 2, given: 3 });
+/// assert_eq!(
+///     e.roll_faces([3, 7]).unwrap_err(),
+///     FaceError::NotAFace { index: 1, face: 7, die: DieKind::Sides(6) }
+/// );
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FaceError {
+    /// More dice were rolled than faces given.
+    #[error("the {used} faces given ran out before the roll was over")]
+    RanOut {
+        /// Faces used.
+        used: usize,
+    },
+    /// Fewer dice were rolled than faces given.
+    #[error("only {used} of the {given} faces given were rolled")]
+    LeftOver {
+        /// Faces used.
+        used: usize,
+        /// Faces given.
+        given: usize,
+    },
+    /// A face its die does not have.
+    #[error("face #{index} ({face}) is not a face of a {die}")]
+    NotAFace {
+        /// Its position in the list, from 0.
+        index: usize,
+        /// The face given.
+        face: i64,
+        /// The die it was given for.
+        die: DieKind,
+    },
+}
+
+impl fmt::Debug for Expression {
+    /// `Expression("4d6kh3")`: the canonical form (the tree is [`Expression::expr`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Expression")
+            .field(&self.to_string())
+            .finish()
+    }
+}
+
+impl fmt::Display for Expression {
+    /// The canonical form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.expr)
+    }
+}
+
+impl FromStr for Expression {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Expression, ParseError> {
+        Expression::parse(s)
+    }
+}
+
+impl TryFrom<&str> for Expression {
+    type Error = ParseError;
+    fn try_from(s: &str) -> Result<Expression, ParseError> {
+        Expression::parse(s)
+    }
+}
+
+impl TryFrom<String> for Expression {
+    type Error = ParseError;
+    fn try_from(s: String) -> Result<Expression, ParseError> {
+        Expression::parse(&s)
+    }
+}
+
+impl From<Expression> for String {
+    fn from(e: Expression) -> String {
+        e.to_string()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Expression {
+    /// As its canonical text.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Expression {
+    /// From text, parsed and checked.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Expression, D::Error> {
+        let text = String::deserialize(d)?;
+        Expression::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Roll for Expression {
+    /// A number, or where a `vs` comparison fell.
+    type Outcome = Outcome;
+
+    /// Rolls once: terms that compiled onto dice-core take its allocation-free paths.
+    #[inline]
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
+        roll_plan(&self.plan, &mut RngRoller(rng), false).0
+    }
+}
+
+impl Exact for Expression {
+    /// [`Expression::distribution`], with the error in dice-core's terms.
+    fn distribution(&self) -> Result<Dist<Outcome>, dice_core::Error> {
+        Expression::distribution(self).map_err(dice_core::Error::from)
+    }
+}
+
+impl rand::distr::Distribution<Outcome> for Expression {
+    #[inline]
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
+        Roll::roll(self, rng)
+    }
+}

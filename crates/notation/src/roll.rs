@@ -1,0 +1,695 @@
+//! Rolling: outcomes, the record of every die, and the evaluator shared by the RNG path and
+//! the pure path (faces given in advance).
+
+use std::fmt;
+
+use dice_core::{Die, Keep, Roll, RollDetailed, RollRecord, Versus};
+use rand::Rng;
+
+use crate::ast::{BinOp, DieKind, Func, Span};
+use crate::compile::{Fast, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
+
+/// What one roll of an expression yields: a number, or for a `vs` comparison where the
+/// total fell against the target.
+///
+/// Ordered (numbers by value; `Below < Equal < Above`), printable, and with serde (feature
+/// `serde`) a plain JSON number or `"below"` / `"equal"` / `"above"`. As a
+/// [`dice_core::Numeric`], a comparison counts −1, 0, +1, so the mean of its distribution is
+/// P(above) − P(below).
+///
+/// ```
+/// use dice_notation::Outcome;
+/// use dice_core::Versus;
+/// assert_eq!(Outcome::Number(7).to_string(), "7");
+/// assert_eq!(Outcome::Versus(Versus::Above).to_string(), "above");
+/// assert_eq!(Outcome::Number(-2).as_number(), Some(-2));
+/// assert_eq!(Outcome::Versus(Versus::Equal).as_number(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
+pub enum Outcome {
+    /// The value of an arithmetic expression.
+    Number(i64),
+    /// Where the total of a `vs` comparison fell against its target.
+    Versus(Versus),
+}
+
+impl Outcome {
+    /// The number, unless the outcome is a comparison.
+    ///
+    /// ```
+    /// assert_eq!(dice_notation::Outcome::Number(5).as_number(), Some(5));
+    /// ```
+    pub fn as_number(self) -> Option<i64> {
+        match self {
+            Outcome::Number(n) => Some(n),
+            Outcome::Versus(_) => None,
+        }
+    }
+
+    /// The comparison, unless the outcome is a number.
+    ///
+    /// ```
+    /// use dice_notation::Outcome;
+    /// assert_eq!(Outcome::Number(3).as_versus(), None);
+    /// ```
+    pub fn as_versus(self) -> Option<Versus> {
+        match self {
+            Outcome::Number(_) => None,
+            Outcome::Versus(v) => Some(v),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Number(n) => write!(f, "{n}"),
+            Outcome::Versus(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl dice_core::Numeric for Outcome {
+    /// The number; a comparison as −1 (below), 0 (equal), +1 (above).
+    fn to_f64(self) -> f64 {
+        self.to_i64() as f64
+    }
+
+    fn to_i64(self) -> i64 {
+        match self {
+            Outcome::Number(n) => n,
+            Outcome::Versus(Versus::Below) => -1,
+            Outcome::Versus(Versus::Equal) => 0,
+            Outcome::Versus(Versus::Above) => 1,
+        }
+    }
+}
+
+/// One die of a roll, as it went through the modifiers.
+///
+/// `Display` follows dice-core's conventions: a dropped die in parentheses `(2)`, a die added
+/// by an explosion with a leading `+`, rerolled faces before the face that stood (`1r1r4`),
+/// compounded faces as `6+4=10`, `!` for a die that exploded, `cap` for one stopped by the
+/// cap, a clamped value after `→` (`1→2`), `*` for a success and `f` for a failure.
+///
+/// ```
+/// use dice_notation::RolledDie;
+/// let mut d = RolledDie::new(6);
+/// d.exploded = true;
+/// assert_eq!(d.to_string(), "6!");
+/// let mut low = RolledDie::new(1);
+/// low.rerolled = vec![1];
+/// assert_eq!(low.to_string(), "1r1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RolledDie {
+    /// The face that stood after rerolls (for a compounding die: its first face). A `dF`
+    /// shows −1, 0 or +1.
+    pub natural: i64,
+    /// The die's value before clamps: the face, or a compounding die's sum of faces.
+    pub raw: i64,
+    /// The value that counts (`raw` after `min`/`max`).
+    pub value: i64,
+    /// Faces rolled and rerolled away before this one, in order.
+    pub rerolled: Vec<i64>,
+    /// Kept (false once keep/drop drops it).
+    pub kept: bool,
+    /// Its face exploded: another die follows it, or (compounding) another face was added.
+    pub exploded: bool,
+    /// Added by the explosion of the die before it.
+    pub added: bool,
+    /// Would have exploded (or continued a streak) but for the cap.
+    pub capped: bool,
+    /// Changed by `min`/`max`.
+    pub clamped: bool,
+    /// Passed the success test (a streak: continued it).
+    pub success: bool,
+    /// Passed the failure test.
+    pub failure: bool,
+}
+
+impl RolledDie {
+    /// A kept die showing `face`, with nothing else happening to it.
+    ///
+    /// ```
+    /// let d = dice_notation::RolledDie::new(4);
+    /// assert!(d.kept && !d.exploded);
+    /// assert_eq!((d.natural, d.raw, d.value), (4, 4, 4));
+    /// ```
+    pub fn new(face: i64) -> RolledDie {
+        RolledDie {
+            natural: face,
+            raw: face,
+            value: face,
+            rerolled: Vec::new(),
+            kept: true,
+            exploded: false,
+            added: false,
+            capped: false,
+            clamped: false,
+            success: false,
+            failure: false,
+        }
+    }
+}
+
+impl fmt::Display for RolledDie {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.kept {
+            f.write_str("(")?;
+        }
+        if self.added {
+            f.write_str("+")?;
+        }
+        for r in &self.rerolled {
+            write!(f, "{r}r")?;
+        }
+        write!(f, "{}", self.natural)?;
+        if self.raw != self.natural {
+            write!(f, "{:+}={}", self.raw - self.natural, self.raw)?;
+        }
+        if self.exploded {
+            f.write_str("!")?;
+        }
+        if self.capped {
+            f.write_str("cap")?;
+        }
+        if self.clamped {
+            write!(f, "→{}", self.value)?;
+        }
+        if self.success {
+            f.write_str("*")?;
+        }
+        if self.failure {
+            f.write_str("f")?;
+        }
+        if !self.kept {
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}
+
+/// One dice term (or streak) of a roll: its canonical text, where it is in the input, every
+/// die, and its value.
+///
+/// ```
+/// use dice_notation::Expression;
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+/// let e = Expression::parse("4d6kh3 + 1d4")?;
+/// let r = e.roll(&mut Xoshiro256PlusPlus::seed_from_u64(1));
+/// assert_eq!(r.terms.len(), 2);
+/// assert_eq!(r.terms[0].term, "4d6kh3");
+/// assert_eq!(r.terms[0].dice.len(), 4);
+/// assert_eq!(r.terms[0].dice.iter().filter(|d| d.kept).count(), 3);
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TermRoll {
+    /// The term in canonical form (`4d6kh3`).
+    pub term: String,
+    /// Where the term is in the input.
+    pub span: Span,
+    /// Every die rolled, in order (an exploded die is followed by the dice it added).
+    pub dice: Vec<RolledDie>,
+    /// The term's value: the kept total, the success count (minus failures), or the streak.
+    pub value: i64,
+}
+
+impl fmt::Display for TermRoll {
+    /// `4d6kh3 [6, 3, (1), 4] = 13`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [", self.term)?;
+        for (i, d) in self.dice.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{d}")?;
+        }
+        write!(f, "] = {}", self.value)
+    }
+}
+
+/// One roll of an expression, with every die.
+///
+/// `Display` lists the terms, then the result:
+/// `4d6kh3 [6, 3, (1), 4] = 13; 1d4 [2] = 2 → 15`, or for a comparison
+/// `1d20 [14] = 14 → 16 vs 15: above`.
+///
+/// ```
+/// use dice_notation::{Expression, Outcome};
+/// let e = Expression::parse("2d6 + 1")?;
+/// let r = e.roll_faces([3, 5]).unwrap();
+/// assert_eq!(r.outcome, Outcome::Number(9));
+/// assert_eq!(r.to_string(), "2d6 [3, 5] = 8 → 9");
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RollResult {
+    /// The result: what [`dice_core::Roll::roll`] returns for the same RNG state.
+    pub outcome: Outcome,
+    /// The value of the expression (of its left side, for a comparison).
+    pub total: i64,
+    /// The target of a comparison.
+    pub target: Option<i64>,
+    /// Every dice term, left to right.
+    pub terms: Vec<TermRoll>,
+}
+
+impl fmt::Display for RollResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.terms.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{t}")?;
+        }
+        if !self.terms.is_empty() {
+            f.write_str(" → ")?;
+        }
+        match self.target {
+            Some(target) => write!(f, "{} vs {target}: {}", self.total, self.outcome),
+            None => write!(f, "{}", self.outcome),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ face sources
+
+/// Where faces come from: an RNG, or a list given in advance.
+pub(crate) trait Faces {
+    /// The next face of `die`, plus `offset` (−2 for a `dF`).
+    fn face(&mut self, die: Die, offset: i64) -> i64;
+    /// Whether a list ran out (loops that could go on stop).
+    fn exhausted(&self) -> bool;
+}
+
+pub(crate) struct RngFaces<'a, R: Rng + ?Sized>(pub(crate) &'a mut R);
+
+impl<R: Rng + ?Sized> Faces for RngFaces<'_, R> {
+    #[inline]
+    fn face(&mut self, die: Die, offset: i64) -> i64 {
+        i64::from(die.roll_face(self.0)) + offset
+    }
+    #[inline]
+    fn exhausted(&self) -> bool {
+        false
+    }
+}
+
+/// What was wrong with a list of faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ListProblem {
+    RanOut {
+        used: usize,
+    },
+    BadFace {
+        index: usize,
+        face: i64,
+        die: DieKind,
+    },
+}
+
+pub(crate) struct ListFaces {
+    pub(crate) faces: Vec<i64>,
+    pub(crate) next: usize,
+    pub(crate) problem: Option<ListProblem>,
+}
+
+impl Faces for ListFaces {
+    fn face(&mut self, die: Die, offset: i64) -> i64 {
+        let lo = 1 + offset;
+        let Some(&face) = self.faces.get(self.next) else {
+            self.problem
+                .get_or_insert(ListProblem::RanOut { used: self.next });
+            return lo;
+        };
+        let index = self.next;
+        self.next += 1;
+        let hi = i64::from(die.sides()) + offset;
+        if !(lo..=hi).contains(&face) {
+            let kind = if offset == 0 {
+                DieKind::Sides(die.sides())
+            } else {
+                DieKind::Fudge
+            };
+            self.problem.get_or_insert(ListProblem::BadFace {
+                index,
+                face,
+                die: kind,
+            });
+            return lo;
+        }
+        face
+    }
+
+    fn exhausted(&self) -> bool {
+        self.problem.is_some()
+    }
+}
+
+// ------------------------------------------------------------------ this crate's pools
+
+/// One face, rerolled as the pool says; faces rerolled away go to `rerolled`.
+#[inline]
+fn draw<F: Faces>(p: &PoolSpec, src: &mut F, rerolled: &mut Vec<i64>) -> i64 {
+    let mut face = src.face(p.die, p.offset);
+    if let Some((once, on)) = &p.reroll {
+        if *once {
+            if on.test(face) {
+                rerolled.push(face);
+                face = src.face(p.die, p.offset);
+            }
+        } else {
+            while on.test(face) && !src.exhausted() {
+                rerolled.push(face);
+                face = src.face(p.die, p.offset);
+            }
+        }
+    }
+    face
+}
+
+/// Rolls a pool through every modifier, in order: reroll, explode, clamp, keep, count.
+pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<RolledDie>) {
+    let mut dice: Vec<RolledDie> = Vec::with_capacity(p.count as usize);
+    for _ in 0..p.count {
+        let mut rerolled = Vec::new();
+        let first = draw(p, src, &mut rerolled);
+        match &p.explode {
+            None => {
+                let mut d = RolledDie::new(first);
+                d.rerolled = rerolled;
+                dice.push(d);
+            }
+            Some(e) if e.compound => {
+                let mut raw = first;
+                let mut boom = e.on.test(first);
+                let mut n = 0;
+                while boom && n < e.cap {
+                    let face = draw(p, src, &mut rerolled);
+                    raw += face;
+                    boom = e.on.test(face);
+                    n += 1;
+                }
+                let mut d = RolledDie::new(first);
+                d.raw = raw;
+                d.value = raw;
+                d.rerolled = rerolled;
+                d.exploded = n > 0;
+                d.capped = boom;
+                dice.push(d);
+            }
+            Some(e) => {
+                let mut face = first;
+                let mut n = 0;
+                loop {
+                    let boom = e.on.test(face);
+                    let go_on = boom && n < e.cap;
+                    let mut d = RolledDie::new(face);
+                    d.rerolled = std::mem::take(&mut rerolled);
+                    d.added = n > 0;
+                    d.exploded = go_on;
+                    d.capped = boom && !go_on;
+                    dice.push(d);
+                    if !go_on {
+                        break;
+                    }
+                    face = draw(p, src, &mut rerolled);
+                    n += 1;
+                }
+            }
+        }
+    }
+    for d in &mut dice {
+        d.value = p.clamp(d.raw);
+        d.clamped = d.value != d.raw;
+    }
+    mark_kept(&mut dice, p.keep);
+    let value = match &p.success {
+        Some(success) => {
+            let mut net = 0;
+            for d in dice.iter_mut().filter(|d| d.kept) {
+                d.success = success.test(d.value);
+                d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
+                net += i64::from(d.success) - i64::from(d.failure);
+            }
+            net
+        }
+        None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
+    };
+    (value, dice)
+}
+
+/// Which of `n` dice a keep/drop keeps: the highest `k` (`true`) or the lowest `k`.
+pub(crate) fn keep_as_top(keep: Keep, n: u32) -> (bool, u32) {
+    match keep {
+        Keep::All => (true, n),
+        Keep::Highest(k) => (true, k.min(n)),
+        Keep::DropLowest(k) => (true, n.saturating_sub(k)),
+        Keep::Lowest(k) => (false, k.min(n)),
+        Keep::DropHighest(k) => (false, n.saturating_sub(k)),
+    }
+}
+
+/// Drops dice by value; among equal values the earlier die is kept (as dice-core does).
+fn mark_kept(dice: &mut [RolledDie], keep: Keep) {
+    let n = dice.len() as u32;
+    let (top, k) = keep_as_top(keep, n);
+    if k == n {
+        return;
+    }
+    let mut order: Vec<usize> = (0..dice.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (va, vb) = (dice[a].value, dice[b].value);
+        let by_value = if top { vb.cmp(&va) } else { va.cmp(&vb) };
+        by_value.then(a.cmp(&b))
+    });
+    for &i in &order[k as usize..] {
+        dice[i].kept = false;
+    }
+}
+
+/// Rolls a streak: faces while they continue it, up to the cap.
+pub(crate) fn roll_streak<F: Faces>(s: &StreakSpec, src: &mut F) -> (i64, Vec<RolledDie>) {
+    let mut dice: Vec<RolledDie> = Vec::new();
+    let mut length = 0u32;
+    loop {
+        if length == s.cap {
+            if let Some(last) = dice.last_mut() {
+                last.capped = true;
+                last.exploded = false;
+            }
+            break;
+        }
+        let face = src.face(s.die, s.offset);
+        let go_on = s.on.test(face);
+        let mut d = RolledDie::new(face);
+        d.added = length > 0;
+        d.success = go_on;
+        d.exploded = go_on;
+        dice.push(d);
+        if !go_on {
+            break;
+        }
+        length += 1;
+    }
+    (i64::from(length), dice)
+}
+
+/// A dice-core record as this crate's dice.
+fn from_record(record: &RollRecord, offset: i64) -> Vec<RolledDie> {
+    record
+        .dice
+        .iter()
+        .map(|d| {
+            let natural = i64::from(d.natural) + offset;
+            let raw = d.value + offset;
+            RolledDie {
+                natural,
+                raw,
+                value: raw,
+                rerolled: Vec::new(),
+                kept: d.flags.kept,
+                exploded: d.flags.exploded,
+                added: d.flags.added,
+                capped: d.flags.capped,
+                clamped: false,
+                success: d.flags.success,
+                failure: false,
+            }
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ the evaluator
+
+/// Rolls one term: its value, and its record when asked.
+pub(crate) trait Roller {
+    fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64;
+}
+
+/// Rolls with an RNG: through dice-core where the term compiled to a dice-core mechanic (its
+/// count-only path without a record, its record path with one: both draw the same numbers).
+pub(crate) struct RngRoller<'a, R: Rng + ?Sized>(pub(crate) &'a mut R);
+
+impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
+    fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64 {
+        let offset = match &term.kind {
+            TermKind::Pool(p) => p.offset,
+            TermKind::Streak(s) => s.offset,
+        };
+        let Some(out) = record else {
+            return match &term.fast {
+                Fast::Sum(s) => s.roll(self.0),
+                Fast::Count(c) => i64::from(c.roll(self.0)),
+                Fast::Streak(s) => s.roll(self.0),
+                Fast::None => general(term, &mut RngFaces(self.0)).0,
+            };
+        };
+        let (value, dice) = match &term.fast {
+            Fast::Sum(s) => {
+                let r = s.roll_record(self.0);
+                (r.total, from_record(&r, offset))
+            }
+            Fast::Count(c) => {
+                let r = c.roll_record(self.0);
+                (i64::from(r.successes), from_record(&r, offset))
+            }
+            Fast::Streak(s) => {
+                let r = s.roll_record(self.0);
+                (r.total, from_record(&r, offset))
+            }
+            Fast::None => general(term, &mut RngFaces(self.0)),
+        };
+        out.push(TermRoll {
+            term: term.text.clone(),
+            span: term.span,
+            dice,
+            value,
+        });
+        value
+    }
+}
+
+/// Rolls with faces given in advance, always through this crate's own pools.
+pub(crate) struct ListRoller(pub(crate) ListFaces);
+
+impl Roller for ListRoller {
+    fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64 {
+        let (value, dice) = general(term, &mut self.0);
+        if let Some(out) = record {
+            out.push(TermRoll {
+                term: term.text.clone(),
+                span: term.span,
+                dice,
+                value,
+            });
+        }
+        value
+    }
+}
+
+fn general<F: Faces>(term: &Term, src: &mut F) -> (i64, Vec<RolledDie>) {
+    match &term.kind {
+        TermKind::Pool(p) => roll_pool(p, src),
+        TermKind::Streak(s) => roll_streak(s, src),
+    }
+}
+
+/// Integer division rounding toward negative infinity (`-7 / 2 = -4`).
+///
+/// The compiler makes sure no divisor can be 0; should one be, the result is 0 rather than
+/// a panic.
+pub(crate) fn floor_div(x: i64, y: i64) -> i64 {
+    if y == 0 {
+        return 0;
+    }
+    let q = x.wrapping_div(y);
+    if x.wrapping_rem(y) != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// Applies an operator (the bounds checked at compile time keep every value far from
+/// overflow; saturating arithmetic keeps it so regardless).
+pub(crate) fn apply(op: BinOp, x: i64, y: i64) -> i64 {
+    match op {
+        BinOp::Add => x.saturating_add(y),
+        BinOp::Sub => x.saturating_sub(y),
+        BinOp::Mul => x.saturating_mul(y),
+        BinOp::Div => floor_div(x, y),
+    }
+}
+
+fn eval<R: Roller>(
+    node: &Node,
+    terms: &[Term],
+    roller: &mut R,
+    record: &mut Option<Vec<TermRoll>>,
+) -> i64 {
+    match &node.op {
+        Op::Const(c) => *c,
+        Op::Term(i) => roller.term(&terms[*i], record.as_mut()),
+        Op::Neg(x) => eval(x, terms, roller, record).saturating_neg(),
+        Op::Bin(op, a, b) => {
+            let x = eval(a, terms, roller, record);
+            let y = eval(b, terms, roller, record);
+            apply(*op, x, y)
+        }
+        Op::Call(func, args) => {
+            let mut acc: Option<i64> = None;
+            for a in args {
+                let v = eval(a, terms, roller, record);
+                acc = Some(match (acc, func) {
+                    (None, _) => v,
+                    (Some(m), Func::Min) => m.min(v),
+                    (Some(m), Func::Max) => m.max(v),
+                });
+            }
+            acc.unwrap_or(0)
+        }
+    }
+}
+
+/// Rolls a plan: the outcome, the total and target, and (when `record`) every term.
+pub(crate) fn roll_plan<R: Roller>(
+    plan: &Plan,
+    roller: &mut R,
+    record: bool,
+) -> (Outcome, i64, Option<i64>, Vec<TermRoll>) {
+    let mut terms = record.then(|| Vec::with_capacity(plan.terms.len()));
+    let total = eval(&plan.body, &plan.terms, roller, &mut terms);
+    let (outcome, target) = match &plan.target {
+        Some(t) => {
+            let target = eval(t, &plan.terms, roller, &mut terms);
+            (Outcome::Versus(Versus::of(total, target)), Some(target))
+        }
+        None => (Outcome::Number(total), None),
+    };
+    (outcome, total, target, terms.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_rounds_down() {
+        assert_eq!(floor_div(7, 2), 3);
+        assert_eq!(floor_div(-7, 2), -4);
+        assert_eq!(floor_div(7, -2), -4);
+        assert_eq!(floor_div(-7, -2), 3);
+        assert_eq!(floor_div(6, 3), 2);
+        assert_eq!(floor_div(-6, 3), -2);
+        assert_eq!(floor_div(1, 0), 0);
+        assert_eq!(floor_div(i64::MIN, -1), i64::MIN);
+    }
+}
