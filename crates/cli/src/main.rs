@@ -1,0 +1,3 @@
+//! The `dice` command (work in progress).
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! # dice-robots-and-rapiers
+//!
+//! Robots & Rapiers, built on dice-core. (Work in progress.)
