@@ -17,7 +17,7 @@
 //!
 //! A digit is below a bound `s` exactly when `rᵢ·n < s·2⁶⁴`, that is when
 //! `rᵢ < ⌈s·2⁶⁴/n⌉`, so a success test never needs the face itself: it is one comparison on
-//! the raw bits ([`Batch::bits_below`]).
+//! the raw bits (`Batch::bits_below`, internal).
 //!
 //! `k` is chosen so that `p ≤ 2⁵⁶`; a draw is then rejected with probability below 2⁻⁸
 //! (for a d6 batch of 21 dice it is about 0.1 %, for one d6 it is about 2⁻⁶³).
