@@ -1,0 +1,279 @@
+//! `dice scratch-rps`: the d20 roll and the attack of *Scratch RPS* (crate dice-scratch-rps),
+//! under the project's rulings (`Rules::default()`).
+
+use dice_core::Exact;
+use dice_scratch_rps::roll::D20;
+use dice_scratch_rps::{Ability, Attack, AttackKind, D20Roll, Health, Outcome, Rules};
+use serde_json::{Value, json};
+
+use super::OddsFlag;
+use crate::Ctx;
+use crate::error::CliError;
+use crate::render::{label_of, snake};
+use crate::report::{Label, OddsReport, Report, RollReport, Row};
+
+/// `dice scratch-rps`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Scratch RPS: the d20 roll (d20 + ability level vs difficulty, natural 20 always succeeds) and attacks",
+    long_about = "Scratch RPS: every roll is a d20 plus an ability level (none for a non-ability \
+roll) against a difficulty; a total at least the difficulty succeeds, and a natural 20 is an \
+automatic success whatever the total (+1 damage on a damaging attack; shooting's natural 20 \
+does 5, ruling SC-A1). An attack's difficulty is the target's defense.\n\n\
+Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-scratch-rps \
+Rules::default()).",
+    after_help = "Examples:\n  dice scratch-rps roll --level 3 --difficulty 15\n  dice scratch-rps roll --difficulty 11 --odds\n  dice scratch-rps attack --kind shooting --ability shooting --level 2 --defense 13 --odds"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub roll: RollKind,
+}
+
+/// The rolls of the game.
+#[derive(Debug, clap::Subcommand)]
+pub enum RollKind {
+    /// The d20 roll: d20 + ability level (+ modifier) against a difficulty.
+    #[command(
+        long_about = "The d20 roll (L13–19): d20 + the ability level + modifiers against the \
+difficulty; at least the difficulty succeeds, a natural 20 always succeeds. Without --level it \
+is a non-ability roll (the die alone). An ability roll with --level 0 is not rolled: without the \
+ability the action fails (ruling SC-A6)."
+    )]
+    Roll(RollArgs),
+    /// An attack: the d20 roll against the target's defense, and its damage.
+    #[command(
+        long_about = "An attack (L27–83): the d20 roll with the ability the attack allows \
+(basic attack: none, fighting or wrestling; hold: none or wrestling; throw object: none; \
+catch: none or a movement ability; shooting, blasting, knockout: their own ability) against \
+the target's defense. Damage on a hit: basic attack 1, throw object 1, shooting 2, blasting 1, \
+knockout 4 (2 when the attacker is injured), hold and catch none; a natural 20 adds 1 (shooting: \
+5 in all)."
+    )]
+    Attack(AttackArgs),
+}
+
+/// `roll`.
+#[derive(Debug, clap::Args)]
+pub struct RollArgs {
+    /// The ability level added to the die; leave out for a non-ability roll.
+    #[arg(long, value_name = "N")]
+    pub level: Option<u32>,
+    /// The difficulty: the total needed.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub difficulty: i64,
+    /// Situational modifiers added to the die (engage +2, take cover −2 …).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// The kinds of attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// Close range, 1 damage.
+    BasicAttack,
+    /// Close range, no damage, delays the target.
+    Hold,
+    /// Long range, 1 damage.
+    ThrowObject,
+    /// Close range against an evading character.
+    Catch,
+    /// Long range, 2 damage.
+    Shooting,
+    /// Long range, 1 damage.
+    Blasting,
+    /// Close range, 4 damage (2 when injured); delays the attacker.
+    Knockout,
+}
+
+impl From<Kind> for AttackKind {
+    fn from(k: Kind) -> AttackKind {
+        match k {
+            Kind::BasicAttack => AttackKind::BasicAttack,
+            Kind::Hold => AttackKind::Hold,
+            Kind::ThrowObject => AttackKind::ThrowObject,
+            Kind::Catch => AttackKind::Catch,
+            Kind::Shooting => AttackKind::Shooting,
+            Kind::Blasting => AttackKind::Blasting,
+            Kind::Knockout => AttackKind::Knockout,
+        }
+    }
+}
+
+fn ability(s: &str) -> Result<Ability, String> {
+    s.parse::<Ability>().map_err(|e| e.to_string())
+}
+
+/// `attack`.
+#[derive(Debug, clap::Args)]
+pub struct AttackArgs {
+    /// The kind of attack.
+    #[arg(long, value_enum)]
+    pub kind: Kind,
+    /// The ability rolled with (fighting, wrestling, shooting, blasting, knockout, or a
+    /// movement ability for a catch); leave out for a non-ability roll.
+    #[arg(long, value_name = "ABILITY", value_parser = ability, requires = "level")]
+    pub ability: Option<Ability>,
+    /// The attacker's level in that ability.
+    #[arg(long, value_name = "N", requires = "ability")]
+    pub level: Option<u32>,
+    /// The target's defense: the difficulty of the roll.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub defense: i64,
+    /// Situational modifiers added to the die (engage +2, take cover −2 …).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    /// The attacker is injured (knockout does 2; shooting and blasting delay him).
+    #[arg(long)]
+    pub injured: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// Runs a Scratch RPS roll.
+pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
+    let rules = Rules::default();
+    match args.roll {
+        RollKind::Roll(a) => d20_roll(a, &rules, ctx),
+        RollKind::Attack(a) => attack(a, &rules, ctx),
+    }
+}
+
+fn outcome_key(o: Outcome) -> String {
+    snake(&o.to_string())
+}
+
+fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "scratch-rps roll";
+    let roll = match a.level {
+        Some(level) => D20Roll::ability(level, a.difficulty)?,
+        None => D20Roll::non_ability(a.difficulty)?,
+    }
+    .with_modifier(a.modifier)?
+    .with_rules(rules);
+    let title = roll.to_string();
+    let inputs = json!({
+        "level": a.level,
+        "difficulty": a.difficulty,
+        "modifier": a.modifier,
+    });
+    if a.odds.odds {
+        let dist = roll.distribution()?;
+        let mut o = OddsReport::new(cmd, title)
+            .named(&dist, |o, p| Row::new(label_of(o), p))
+            .summary(
+                "p_success",
+                "success, automatic or not",
+                roll.success_chance(),
+            )
+            .field("roll", inputs);
+        if !roll.is_rolled() {
+            o = o.note(NO_ABILITY);
+        }
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let mut report = RollReport::new(cmd, seed).line(title.clone());
+    if roll.is_rolled() {
+        let natural = D20.roll_face(&mut seed.rng());
+        let outcome = roll.resolve(natural)?;
+        let total = roll.total(natural)?;
+        report = report
+            .line(format!(
+                "d20 {natural}{} = {total} vs {}: {outcome}",
+                signed(roll.total_modifier()),
+                roll.difficulty()
+            ))
+            .field("natural", natural)
+            .field("total", total)
+            .field("outcome", outcome_key(outcome));
+    } else {
+        report = report
+            .line(NO_ABILITY)
+            .field("natural", Value::Null)
+            .field("total", Value::Null)
+            .field("outcome", outcome_key(Outcome::Failure));
+    }
+    Ok(Report::Roll(report.field("roll", inputs)))
+}
+
+const NO_ABILITY: &str = "no roll: without the ability (level 0) the action fails (SC-A6)";
+
+/// ` + 3`, ` - 2`, or nothing for 0.
+fn signed(m: i64) -> String {
+    match m {
+        0 => String::new(),
+        m if m < 0 => format!(" - {}", m.unsigned_abs()),
+        m => format!(" + {m}"),
+    }
+}
+
+fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "scratch-rps attack";
+    let with = match (a.ability, a.level) {
+        (Some(ab), Some(level)) => Some((ab, level)),
+        _ => None,
+    };
+    let mut attack =
+        Attack::new(a.kind.into(), with, a.defense, rules)?.with_modifier(a.modifier)?;
+    if a.injured {
+        attack = attack.with_attacker(Health::Injured)?;
+    }
+    let title = attack.to_string();
+    let inputs = json!({
+        "kind": snake(&AttackKind::from(a.kind).to_string()),
+        "ability": a.ability.map(|ab| snake(&ab.to_string())),
+        "level": a.level,
+        "defense": a.defense,
+        "modifier": a.modifier,
+        "injured": a.injured,
+    });
+    if a.odds.odds {
+        let dist = attack.distribution()?;
+        let o = OddsReport::new(cmd, title)
+            .named(&dist, |r, p| {
+                Row::new(Label::named(&outcome_key(r.outcome), r.to_string()), p)
+                    .with("damage", r.damage)
+            })
+            .summary("p_hit", "hit, automatic or not", attack.hit_chance())
+            .footnote(format!("expected damage {:.4}", attack.expected_damage()))
+            .field("expected_damage", attack.expected_damage())
+            .field("attack", inputs);
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let natural = D20.roll_face(&mut seed.rng());
+    let result = attack.resolve(natural)?;
+    let d20 = attack.d20();
+    let line = if d20.is_rolled() {
+        format!(
+            "d20 {natural}{} = {} vs {}: {result}",
+            signed(d20.total_modifier()),
+            d20.total(natural)?,
+            d20.difficulty()
+        )
+    } else {
+        NO_ABILITY.to_owned()
+    };
+    Ok(Report::Roll(
+        RollReport::new(cmd, seed)
+            .line(title)
+            .line(line)
+            .field("attack", inputs)
+            .field("natural", natural)
+            .field("total", d20.total(natural)?)
+            .field("outcome", outcome_key(result.outcome))
+            .field("damage", result.damage),
+    ))
+}

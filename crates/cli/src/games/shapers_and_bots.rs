@@ -1,0 +1,317 @@
+//! `dice shapers-and-bots`: the challenge roll, the fluke and damage of *Shapers and Bots*
+//! (crate dice-shapers-and-bots), under the project's rulings (`Rules::default()`).
+
+use dice_core::{Exact, RollDetailed};
+use dice_shapers_and_bots::{
+    Attempt, ChallengeOutcome, Damage, Error, Fluke, Level, Rating, Rules, Stakes, WeaponClass,
+};
+use serde_json::json;
+
+use super::{OddsFlag, faces_u8, streak_text};
+use crate::Ctx;
+use crate::error::CliError;
+use crate::render::{label_of, snake};
+use crate::report::{OddsReport, Report, RollReport, Row};
+
+/// `dice shapers-and-bots`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Shapers and Bots: challenge rolls, flukes and damage (2d6 + level bonus)",
+    long_about = "Shapers and Bots: challenge rolls, flukes and damage.\n\n\
+A challenge is two d6 plus the character's level bonus (Very Low −3, Low −1, Average 0, \
+High +2, Very High +4, Awesome +6) against the task's target (Very Low 3, Low 5, Average 7, \
+High 9, Very High 11, Awesome 13): above the target succeeds, exactly on it succeeds with \
+consequences, below fails. A character with no rating rolls a fluke instead: one point per \
+successive 4, 5 or 6 on a single die, against the same target. Damage is a streak too: \
+a weapon's guaranteed points plus one per successive face in its range.\n\n\
+Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-shapers-and-bots \
+Rules::default()).",
+    after_help = "Examples:\n  dice shapers-and-bots challenge --skill high --task awesome\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice shapers-and-bots fluke --task average --odds\n  dice shapers-and-bots damage --weapon large --armored"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub roll: RollKind,
+}
+
+/// The rolls of the game.
+#[derive(Debug, clap::Subcommand)]
+pub enum RollKind {
+    /// A challenge roll: 2d6 + the skill's bonus against the task's target.
+    #[command(
+        long_about = "A challenge roll (L70–80): 2d6 + the skill level's bonus against the task \
+level's target. Above the target succeeds, exactly on it succeeds with consequences, below \
+fails.\n\n\
+A character whose skill is above the task's level succeeds automatically when the outcome is \
+routine (L59–68); pass --important to roll anyway (ruling SB-A2). A character with no rating \
+(--skill none) rolls a fluke (L111–129)."
+    )]
+    Challenge(ChallengeArgs),
+    /// A fluke: one point per successive 4, 5 or 6 against the task's target (no rating).
+    #[command(
+        long_about = "A fluke (L111–129), the roll of a character with no rating: a single d6, \
+one point for each successive 4, 5 or 6, until a miss; the score is compared with the task's \
+target (a score exactly on it succeeds with consequences, ruling SB-A3)."
+    )]
+    Fluke(FlukeArgs),
+    /// The damage of one hit: a weapon's streak on a d6 (L389–412).
+    #[command(
+        long_about = "The damage of one hit (L389–412): the damage table's streak on a d6 for the \
+weapon class, against an unarmored or (--armored) armored target. Unarmored: punch or kick \
+1 point on a 6 (ruling SB-A4), small 1 + (5, 6), large 1 + (3–6), really powerful 1 + (2–6). \
+Armored: punch no effect, small 0 + (6), large 0 + (5, 6); the rulebook gives no figure for a \
+really powerful weapon (SB-A6)."
+    )]
+    Damage(DamageArgs),
+}
+
+fn level(s: &str) -> Result<Level, String> {
+    s.parse::<Level>().map_err(|e| e.to_string())
+}
+
+fn rating(s: &str) -> Result<Rating, String> {
+    s.parse::<Rating>().map_err(|e| e.to_string())
+}
+
+/// `challenge`.
+#[derive(Debug, clap::Args)]
+pub struct ChallengeArgs {
+    /// The character's level in the skill used: very-low (awful), low (poor), average,
+    /// high (good), very-high (great), awesome, or none (no rating: a fluke).
+    #[arg(long, value_name = "LEVEL", value_parser = rating)]
+    pub skill: Rating,
+    /// The task's level, which sets its target: very-low 3, low 5, average 7, high 9,
+    /// very-high 11, awesome 13.
+    #[arg(long, value_name = "LEVEL", value_parser = level)]
+    pub task: Level,
+    /// The outcome matters: roll even when the skill is above the task (no automatic success).
+    #[arg(long)]
+    pub important: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `fluke`.
+#[derive(Debug, clap::Args)]
+pub struct FlukeArgs {
+    /// The task's level, which sets the score needed: very-low 3, low 5, average 7, high 9,
+    /// very-high 11, awesome 13.
+    #[arg(long, value_name = "LEVEL", value_parser = level)]
+    pub task: Level,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// A weapon class of the damage table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Weapon {
+    /// A punch or kick.
+    #[value(alias = "kick")]
+    Punch,
+    /// A small weapon: a dagger, a cudgel.
+    Small,
+    /// A large weapon: an arrow, a sword, a spiked club.
+    Large,
+    /// A really powerful weapon: a laser blaster.
+    ReallyPowerful,
+}
+
+impl From<Weapon> for WeaponClass {
+    fn from(w: Weapon) -> WeaponClass {
+        match w {
+            Weapon::Punch => WeaponClass::PunchOrKick,
+            Weapon::Small => WeaponClass::Small,
+            Weapon::Large => WeaponClass::Large,
+            Weapon::ReallyPowerful => WeaponClass::ReallyPowerful,
+        }
+    }
+}
+
+/// `damage`.
+#[derive(Debug, clap::Args)]
+pub struct DamageArgs {
+    /// The weapon class.
+    #[arg(long, value_enum)]
+    pub weapon: Weapon,
+    /// The target wears armor.
+    #[arg(long)]
+    pub armored: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// Runs a Shapers and Bots roll.
+pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
+    let rules = Rules::default();
+    match args.roll {
+        RollKind::Challenge(a) => challenge(a, &rules, ctx),
+        RollKind::Fluke(a) => {
+            let fluke = Fluke::new(a.task, &rules)?;
+            let cmd = "shapers-and-bots fluke";
+            if a.odds.odds {
+                Ok(Report::Odds(
+                    outcome_odds(cmd, fluke.to_string(), &fluke.distribution()?)
+                        .field("task", level_key(a.task)),
+                ))
+            } else {
+                let r = roll_fluke(cmd, &fluke, ctx)?;
+                Ok(Report::Roll(r.field("task", level_key(a.task))))
+            }
+        }
+        RollKind::Damage(a) => damage(a, &rules, ctx),
+    }
+}
+
+/// `very_high`, or `none` for no rating.
+fn level_key(l: Level) -> String {
+    snake(l.name())
+}
+
+fn rating_key(r: Rating) -> String {
+    r.level().map_or_else(|| "none".to_owned(), level_key)
+}
+
+fn challenge(a: ChallengeArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "shapers-and-bots challenge";
+    let stakes = if a.important {
+        Stakes::Important
+    } else {
+        Stakes::Routine
+    };
+    let attempt = Attempt::new(a.skill, a.task, stakes, rules)?;
+    let kind = match &attempt {
+        Attempt::AutomaticSuccess => "automatic_success",
+        Attempt::Challenge(_) => "challenge",
+        Attempt::Fluke(_) => "fluke",
+    };
+    let title = match &attempt {
+        Attempt::AutomaticSuccess => format!("{} vs {}: automatic success", a.skill, a.task),
+        Attempt::Challenge(c) => c.to_string(),
+        Attempt::Fluke(f) => format!("no rating: {f}"),
+    };
+    let report = if a.odds.odds {
+        let mut o = outcome_odds(cmd, title, &attempt.distribution()?);
+        if let Attempt::AutomaticSuccess = attempt {
+            o = o.note(AUTO_NOTE);
+        }
+        Report::Odds(
+            o.field("skill", rating_key(a.skill))
+                .field("task", level_key(a.task))
+                .field("important", a.important)
+                .field("attempt", kind),
+        )
+    } else {
+        let r = match &attempt {
+            Attempt::AutomaticSuccess => RollReport::new(cmd, ctx.seed())
+                .line(title)
+                .line(AUTO_NOTE)
+                .field("dice", json!([]))
+                .field("outcome", "success"),
+            Attempt::Challenge(c) => {
+                let seed = ctx.seed();
+                let roll = c.roll_challenge(&mut seed.rng());
+                let (dice, bonus, total) = match roll.score {
+                    dice_shapers_and_bots::ScoreRoll::Dice {
+                        dice, bonus, total, ..
+                    } => (dice.to_vec(), bonus, total),
+                    dice_shapers_and_bots::ScoreRoll::Fluke { score, .. } => {
+                        (Vec::new(), 0, i32::try_from(score).unwrap_or(i32::MAX))
+                    }
+                };
+                RollReport::new(cmd, seed)
+                    .line(title)
+                    .line(format!("dice {roll}"))
+                    .field("dice", json!(dice))
+                    .field("bonus", bonus)
+                    .field("total", total)
+                    .field("target", roll.target)
+                    .field("outcome", snake(&roll.outcome.to_string()))
+            }
+            Attempt::Fluke(f) => roll_fluke(cmd, f, ctx)?,
+        };
+        Report::Roll(
+            r.field("skill", rating_key(a.skill))
+                .field("task", level_key(a.task))
+                .field("important", a.important)
+                .field("attempt", kind),
+        )
+    };
+    Ok(report)
+}
+
+const AUTO_NOTE: &str = "no roll: the skill is above the task and the outcome is routine \
+(L59–68); --important rolls anyway";
+
+/// Rolls a fluke showing every face.
+fn roll_fluke(cmd: &str, fluke: &Fluke, ctx: &Ctx) -> Result<RollReport, CliError> {
+    let seed = ctx.seed();
+    let record = fluke.roll_record(&mut seed.rng());
+    let (roll, _) = fluke.resolve(&faces_u8(&record))?;
+    Ok(RollReport::new(cmd, seed)
+        .line(format!("no rating: {fluke}"))
+        .line(format!("dice {} → {roll}", streak_text(&record)))
+        .field("dice", json!(faces_u8(&record)))
+        .field("score", roll.score)
+        .field("target", roll.target)
+        .field("capped", roll.capped)
+        .field("outcome", snake(&roll.outcome.to_string())))
+}
+
+/// The odds of a challenge outcome, with P(success with or without consequences).
+fn outcome_odds(cmd: &str, title: String, dist: &dice_core::Dist<ChallengeOutcome>) -> OddsReport {
+    let p_success = dist.probability_where(|o| o.succeeded());
+    OddsReport::new(cmd, title)
+        .named(dist, |o, p| Row::new(label_of(o), p))
+        .summary(
+            "p_success",
+            "success, with or without consequences",
+            p_success,
+        )
+}
+
+fn damage(a: DamageArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "shapers-and-bots damage";
+    let class = WeaponClass::from(a.weapon);
+    let dmg = match Damage::new(class, a.armored, rules) {
+        Err(Error::MissingDamageRule { .. }) => {
+            return Err(CliError::bad_input(format!(
+                "the rulebook gives no damage for a {class} against an armored target \
+                 (SB-A6, L400–412); the project leaves it to the table"
+            )));
+        }
+        other => other?,
+    };
+    let target = if a.armored { "armored" } else { "unarmored" };
+    let title = format!("{class} against an {target} target: {}", dmg.rule());
+    let weapon = match a.weapon {
+        Weapon::Punch => "punch",
+        Weapon::Small => "small",
+        Weapon::Large => "large",
+        Weapon::ReallyPowerful => "really_powerful",
+    };
+    if a.odds.odds {
+        let o = OddsReport::new(cmd, title).numeric(&dmg.distribution()?);
+        return Ok(Report::Odds(
+            o.field("weapon", weapon).field("armored", a.armored),
+        ));
+    }
+    let seed = ctx.seed();
+    let record = dmg.roll_record(&mut seed.rng());
+    let faces = faces_u8(&record);
+    let (roll, _) = dmg.resolve(&faces)?;
+    let dice_line = if faces.is_empty() {
+        format!("no dice → {roll}")
+    } else {
+        format!("dice {} → {roll}", streak_text(&record))
+    };
+    Ok(Report::Roll(
+        RollReport::new(cmd, seed)
+            .line(title)
+            .line(dice_line)
+            .field("weapon", weapon)
+            .field("armored", a.armored)
+            .field("dice", json!(faces))
+            .field("points", roll.points)
+            .field("streak", roll.streak)
+            .field("capped", roll.capped),
+    ))
+}

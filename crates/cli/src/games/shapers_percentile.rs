@@ -1,0 +1,278 @@
+//! `dice shapers-percentile`: the d100 test and the attack of the *Shapers* combat chapter
+//! (crate dice-shapers-percentile), under the project's rulings (`Rules::default()`).
+
+use dice_core::{Exact, Roll};
+use dice_shapers_percentile::{
+    Attack, AttackKind, AttackOutcome, Defence, Rules, Test, TestResult,
+};
+use serde_json::{Value, json};
+
+use super::OddsFlag;
+use crate::Ctx;
+use crate::error::CliError;
+use crate::report::{Label, OddsReport, Report, RollReport, Row};
+
+/// `dice shapers-percentile`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Shapers (percentile combat): d100 tests and attacks, roll under TN = 50 + attribute + aptitude",
+    long_about = "Shapers, the percentile combat chapter: a d100 test succeeds when the roll is at \
+or under TN = 50 + attribute + aptitude + modifiers; the margin is TN − roll (\"succeeded by 15\", \
+\"failed by −15\"), and a hit does +1 damage per 10 points of success. An attack may be \
+unopposed, opposed by the defender's own test (the higher margin wins, ties to the defender; \
+losing a melee exchange by 30 or more exposes the attacker to a counter-attack), or met by the \
+optional passive defence.\n\n\
+Rolls by default; --odds gives the exact odds. Rulings are the project's \
+(dice-shapers-percentile Rules::default()).",
+    after_help = "Examples:\n  dice shapers-percentile test --attribute 10 --aptitude 5\n  dice shapers-percentile attack --attribute 10 --aptitude 5 --defender-attribute 10 --defender-aptitude 5 --odds\n  dice shapers-percentile attack --attribute 12 --aptitude 4 --modifier -20 --kind ranged"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub roll: RollKind,
+}
+
+/// The rolls of the game.
+#[derive(Debug, clap::Subcommand)]
+pub enum RollKind {
+    /// A d100 test: roll at or under TN = 50 + attribute + aptitude + modifier.
+    Test(TestArgs),
+    /// An attack: the attacker's test, unopposed, opposed or against a passive defence.
+    #[command(
+        long_about = "An attack (L16–28): the attacker's d100 test against no defence (the \
+default), an opposed test (--defender-attribute and --defender-aptitude: the higher margin \
+wins, ties to the defender; in melee, losing by 30 or more gives the defender a counter-attack \
+at +1 damage per 10 of the loss), or the optional passive defence (--passive N, deducted from \
+the attacker's margin). A hit does +1 damage per 10 points of the (net) margin."
+    )]
+    Attack(AttackArgs),
+}
+
+/// A test's terms.
+#[derive(Debug, clap::Args)]
+pub struct TestTerms {
+    /// The attribute (Physical Agility for an attack).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub attribute: i32,
+    /// The aptitude (Melee, Ranged, Dodge …).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub aptitude: i32,
+    /// The sum of the situational modifiers to the TN (charging +10, long range −20 …).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i32,
+}
+
+/// `test`.
+#[derive(Debug, clap::Args)]
+pub struct TestArgs {
+    #[command(flatten)]
+    pub terms: TestTerms,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// The kind of attack, which decides counter-attacks (melee only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// A Melee Aptitude (Unarmed or Armed).
+    Melee,
+    /// The Ranged (Throwing) Aptitude.
+    Thrown,
+    /// Any other Ranged Aptitude.
+    Ranged,
+}
+
+impl From<Kind> for AttackKind {
+    fn from(k: Kind) -> AttackKind {
+        match k {
+            Kind::Melee => AttackKind::Melee,
+            Kind::Thrown => AttackKind::Thrown,
+            Kind::Ranged => AttackKind::Ranged,
+        }
+    }
+}
+
+/// `attack`.
+#[derive(Debug, clap::Args)]
+pub struct AttackArgs {
+    #[command(flatten)]
+    pub terms: TestTerms,
+    /// The kind of attack (counter-attacks only follow melee).
+    #[arg(long, value_enum, default_value_t = Kind::Melee)]
+    pub kind: Kind,
+    /// The defender's attribute, for an opposed defence roll.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "defender_aptitude",
+        conflicts_with = "passive"
+    )]
+    pub defender_attribute: Option<i32>,
+    /// The defender's aptitude (Dodge, Melee …), for an opposed defence roll.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "defender_attribute"
+    )]
+    pub defender_aptitude: Option<i32>,
+    /// The defender's modifiers to their TN.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "defender_attribute"
+    )]
+    pub defender_modifier: Option<i32>,
+    /// The optional passive defence: the defender's attribute + aptitude, deducted from the
+    /// attacker's margin (no defender roll).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub passive: Option<i32>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// Runs a Shapers (percentile) roll.
+pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
+    let rules = Rules::default();
+    match args.roll {
+        RollKind::Test(a) => test(a, &rules, ctx),
+        RollKind::Attack(a) => attack(a, &rules, ctx),
+    }
+}
+
+fn make_test(t: &TestTerms, rules: &Rules) -> Result<Test, CliError> {
+    Ok(Test::new(t.attribute, t.aptitude, t.modifier, rules)?)
+}
+
+fn terms_json(t: &Test) -> Value {
+    json!({
+        "attribute": t.attribute(),
+        "aptitude": t.aptitude(),
+        "modifier": t.modifier(),
+        "tn": t.tn(),
+    })
+}
+
+fn result_json(r: &TestResult) -> Value {
+    json!({ "roll": r.roll, "margin": r.margin, "success": r.is_success() })
+}
+
+fn test(a: TestArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "shapers-percentile test";
+    let t = make_test(&a.terms, rules)?;
+    let title = format!("test {t}");
+    if a.odds.odds {
+        let dist = t.distribution()?;
+        let o = OddsReport::new(cmd, title)
+            .named(&dist.map(|r| r.is_success()), |&ok, p| {
+                Row::new(Label::key(if ok { "success" } else { "failure" }), p)
+            })
+            .summary("p_success", "success", t.success_probability())
+            .field("test", terms_json(&t));
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let r = t.roll(&mut seed.rng());
+    let mut line = format!("d100 {r}");
+    if r.is_success() {
+        line.push_str(&format!(" (+{} damage on a hit)", r.damage_bonus()));
+    }
+    Ok(Report::Roll(
+        RollReport::new(cmd, seed)
+            .line(title)
+            .line(line)
+            .field("test", terms_json(&t))
+            .field("roll", r.roll)
+            .field("margin", r.margin)
+            .field("damage_bonus", r.damage_bonus())
+            .field(
+                "outcome",
+                if r.is_success() { "success" } else { "failure" },
+            ),
+    ))
+}
+
+fn outcome_label(o: &AttackOutcome) -> (Label, Option<u32>) {
+    match *o {
+        AttackOutcome::CounterAttack { bonus } => {
+            (Label::named("counter_attack", o.to_string()), Some(bonus))
+        }
+        AttackOutcome::Miss => (Label::key("miss"), None),
+        AttackOutcome::Hit { bonus } => (Label::named("hit", o.to_string()), Some(bonus)),
+    }
+}
+
+fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "shapers-percentile attack";
+    let attacker = make_test(&a.terms, rules)?;
+    let (defence, defence_json) = match (a.defender_attribute, a.defender_aptitude, a.passive) {
+        (Some(attribute), Some(aptitude), _) => {
+            let d = Test::new(attribute, aptitude, a.defender_modifier.unwrap_or(0), rules)?;
+            (
+                Defence::Opposed(d),
+                json!({ "kind": "opposed", "test": terms_json(&d) }),
+            )
+        }
+        (_, _, Some(p)) => (
+            Defence::Passive(p),
+            json!({ "kind": "passive", "passive": p }),
+        ),
+        _ => (Defence::Unopposed, json!({ "kind": "unopposed" })),
+    };
+    let attack = Attack::new(attacker, defence, a.kind.into(), rules)?;
+    let title = format!("attack: {attack}");
+    let kind = match a.kind {
+        Kind::Melee => "melee",
+        Kind::Thrown => "thrown",
+        Kind::Ranged => "ranged",
+    };
+    if a.odds.odds {
+        let dist = attack.distribution()?;
+        let p_hit = dist.probability_where(AttackOutcome::is_hit);
+        let p_counter =
+            dist.probability_where(|o| matches!(o, AttackOutcome::CounterAttack { .. }));
+        let mut o = OddsReport::new(cmd, title)
+            .named(&dist, |o, p| {
+                let (label, bonus) = outcome_label(o);
+                let row = Row::new(label, p);
+                match bonus {
+                    Some(b) => row.with("bonus", b),
+                    None => row,
+                }
+            })
+            .summary("p_hit", "hit", p_hit);
+        if p_counter > 0.0 {
+            o = o.summary("p_counter_attack", "counter-attack", p_counter);
+        }
+        return Ok(Report::Odds(
+            o.field("attacker", terms_json(&attacker))
+                .field("defence", defence_json)
+                .field("kind", kind),
+        ));
+    }
+    let seed = ctx.seed();
+    let e = attack.roll_exchange(&mut seed.rng());
+    let (label, bonus) = outcome_label(&e.outcome);
+    Ok(Report::Roll(
+        RollReport::new(cmd, seed)
+            .line(title)
+            .line(e.to_string())
+            .field("attacker", terms_json(&attacker))
+            .field("defence", defence_json)
+            .field("kind", kind)
+            .field("attacker_roll", result_json(&e.attacker))
+            .field(
+                "defender_roll",
+                e.defender.as_ref().map_or(Value::Null, result_json),
+            )
+            .field("net", e.net)
+            .field("outcome", label.to_json())
+            .field("bonus", bonus.map_or(Value::Null, Value::from)),
+    ))
+}

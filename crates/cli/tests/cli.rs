@@ -1,0 +1,740 @@
+//! Runs the `dice` binary and checks its output and exit codes. Every expected probability
+//! is derived here by enumeration or a formula written out in the test.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn dice(args: &[&str]) -> Output {
+    dice_env(args, &[])
+}
+
+fn dice_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dice"));
+    cmd.args(args).env_remove("DICE_PROGRESS");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the dice binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic on {args:?}: {stderr}");
+    assert!(
+        !stderr.contains("RUST_BACKTRACE"),
+        "backtrace hint on {args:?}"
+    );
+    out
+}
+
+/// Runs, expects exit code 0, returns stdout.
+fn ok(args: &[&str]) -> String {
+    let out = dice(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Runs with `--json`, expects exit code 0 and one JSON object.
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let text = ok(&all);
+    let v: Value = serde_json::from_str(&text).expect("one JSON object");
+    assert!(v.is_object());
+    v
+}
+
+/// Runs, expects exit code 2 (bad input), returns stderr.
+fn bad(args: &[&str]) -> String {
+    let out = dice(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?} should be refused");
+    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
+    String::from_utf8(out.stderr).expect("UTF-8 errors")
+}
+
+/// The `distribution` array as (outcome, probability) pairs.
+fn rows(v: &Value) -> Vec<(Value, f64)> {
+    v["distribution"]
+        .as_array()
+        .expect("a distribution array")
+        .iter()
+        .map(|r| (r["outcome"].clone(), r["probability"].as_f64().expect("p")))
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-12
+}
+
+/// The law of the sum of `n` d`s`, by enumerating every roll.
+fn sum_law(n: u32, s: i64) -> Vec<(i64, f64)> {
+    let mut counts = std::collections::BTreeMap::new();
+    let total = (s as u64).pow(n);
+    for k in 0..total {
+        let (mut x, mut sum) = (k, 0i64);
+        for _ in 0..n {
+            sum += (x % s as u64) as i64 + 1;
+            x /= s as u64;
+        }
+        *counts.entry(sum).or_insert(0u64) += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(v, c)| (v, c as f64 / total as f64))
+        .collect()
+}
+
+// ------------------------------------------------------------------------ dice roll
+
+#[test]
+fn roll_with_a_seed_is_deterministic_and_shows_every_die() {
+    let a = ok(&["roll", "4d6kh3", "--seed", "7"]);
+    let b = ok(&["roll", "4d6kh3", "--seed", "7"]);
+    assert_eq!(a, b);
+    assert!(a.starts_with("4d6kh3 ["), "{a}");
+    assert!(a.contains("result: "), "{a}");
+    assert!(a.trim_end().ends_with("seed 7"), "{a}");
+    // One die dropped, shown in parentheses.
+    assert_eq!(a.lines().next().unwrap().matches('(').count(), 1, "{a}");
+
+    let v = json(&["roll", "4d6kh3", "--seed", "7"]);
+    assert_eq!(v["command"], "roll");
+    assert_eq!(v["expression"], "4d6kh3");
+    assert_eq!(v["seed"], 7);
+    let dice = v["terms"][0]["dice"].as_array().unwrap();
+    assert_eq!(dice.len(), 4);
+    let kept: Vec<i64> = dice
+        .iter()
+        .filter(|d| d["kept"] == true)
+        .map(|d| d["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(kept.len(), 3);
+    let dropped = dice.iter().find(|d| d["kept"] == false).unwrap()["value"]
+        .as_i64()
+        .unwrap();
+    assert!(kept.iter().all(|&k| k >= dropped));
+    assert_eq!(v["outcome"].as_i64().unwrap(), kept.iter().sum::<i64>());
+    assert_eq!(
+        v["display"].as_str().unwrap(),
+        a.lines().take(3).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn roll_without_a_seed_reports_one_that_replays_it() {
+    let first = json(&["roll", "3d6!", "+", "2"]);
+    let seed = first["seed"].as_u64().expect("a seed");
+    let again = json(&["roll", "3d6!", "+", "2", "--seed", &seed.to_string()]);
+    assert_eq!(first["terms"], again["terms"]);
+    assert_eq!(first["outcome"], again["outcome"]);
+}
+
+#[test]
+fn roll_marks_successes_and_comparisons() {
+    let out = ok(&["roll", "10d10>=8f1", "--seed", "1"]);
+    assert!(out.contains('*'), "{out}");
+    let v = json(&["roll", "1d20", "+", "5", "vs", "15", "--seed", "2"]);
+    assert_eq!(v["expression"], "1d20+5 vs 15");
+    assert_eq!(v["target"], 15);
+    let total = v["total"].as_i64().unwrap();
+    let want = match total.cmp(&15) {
+        std::cmp::Ordering::Less => "below",
+        std::cmp::Ordering::Equal => "equal",
+        std::cmp::Ordering::Greater => "above",
+    };
+    assert_eq!(v["outcome"], want);
+}
+
+// ------------------------------------------------------------------------ dice odds
+
+#[test]
+fn exact_odds_of_2d6_match_enumeration() {
+    let law = sum_law(2, 6);
+    let v = json(&["odds", "2d6"]);
+    assert_eq!(v["method"], "exact");
+    assert_eq!(v["comparison"], false);
+    let got = rows(&v);
+    assert_eq!(got.len(), law.len());
+    for ((o, p), (want_o, want_p)) in got.iter().zip(&law) {
+        assert_eq!(o.as_i64(), Some(*want_o));
+        assert!(close(*p, *want_p), "P({want_o}) = {p}, want {want_p}");
+    }
+    let mean: f64 = law.iter().map(|(v, p)| *v as f64 * p).sum();
+    let var: f64 = law
+        .iter()
+        .map(|(v, p)| (*v as f64 - mean).powi(2) * p)
+        .sum();
+    assert!(close(v["mean"].as_f64().unwrap(), mean));
+    assert!((v["std_dev"].as_f64().unwrap() - var.sqrt()).abs() < 1e-9);
+    assert_eq!(v["tail"], 0.0);
+
+    let text = ok(&["odds", "2d6"]);
+    assert!(text.starts_with("2d6: exact odds"), "{text}");
+    // 7: 6 of 36 = 16.6667%, at least 7: 21 of 36 = 58.3333%.
+    let seven = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("7 "))
+        .unwrap();
+    assert!(
+        seven.contains("16.6667%") && seven.contains("58.3333%"),
+        "{seven}"
+    );
+    assert!(seven.contains('█'), "{seven}");
+    assert!(text.contains("mean 7.0000"), "{text}");
+}
+
+#[test]
+fn exact_odds_of_a_comparison_are_named() {
+    let v = json(&["odds", "1d20 vs 11"]);
+    assert_eq!(v["comparison"], true);
+    assert!(v.get("mean").is_none());
+    let count = |pred: fn(i64) -> bool| (1..=20).filter(|&f| pred(f)).count() as f64 / 20.0;
+    let want = [
+        ("below", count(|f| f < 11)),
+        ("equal", count(|f| f == 11)),
+        ("above", count(|f| f > 11)),
+    ];
+    let got = rows(&v);
+    assert_eq!(got.len(), 3);
+    for ((o, p), (name, q)) in got.iter().zip(want) {
+        assert_eq!(o, name);
+        assert!(close(*p, q));
+    }
+}
+
+#[test]
+fn monte_carlo_estimates_agree_with_enumeration_and_replay() {
+    let args = [
+        "odds",
+        "2d6",
+        "--monte-carlo",
+        "--trials",
+        "20000",
+        "--seed",
+        "3",
+    ];
+    let v = json(&args);
+    assert_eq!(v["method"], "monte_carlo");
+    assert_eq!(v["trials"], 20000);
+    assert_eq!(v["seed"], 3);
+    assert_eq!(v["confidence"], 0.95);
+    let law = sum_law(2, 6);
+    let n = 20000.0;
+    let mut counted = 0;
+    for r in v["distribution"].as_array().unwrap() {
+        let o = r["outcome"].as_i64().unwrap();
+        let p = r["probability"].as_f64().unwrap();
+        let (lo, hi) = (r["low"].as_f64().unwrap(), r["high"].as_f64().unwrap());
+        assert!(lo <= p && p <= hi);
+        counted += r["count"].as_u64().unwrap();
+        let q = law.iter().find(|(v, _)| *v == o).unwrap().1;
+        let se = (q * (1.0 - q) / n).sqrt();
+        assert!((p - q).abs() < 5.0 * se, "P({o}) = {p}, exact {q}");
+    }
+    assert_eq!(counted, 20000);
+    assert!(
+        (v["mean"].as_f64().unwrap() - 7.0).abs() < 5.0 * v["standard_error"].as_f64().unwrap()
+    );
+    // Same seed, same estimates.
+    assert_eq!(json(&args)["distribution"], v["distribution"]);
+    let text = ok(&args);
+    assert!(
+        text.contains("Monte Carlo estimate, 20000 trials"),
+        "{text}"
+    );
+}
+
+#[test]
+fn monte_carlo_draws_a_progress_bar_on_stderr_when_asked() {
+    let out = dice_env(
+        &["odds", "1d6", "--mc", "--trials", "5000", "--seed", "1"],
+        &[("DICE_PROGRESS", "always")],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("5000/5000 trials"), "{err}");
+    // Not on a terminal, and not asked: no bar.
+    let quiet = dice(&["odds", "1d6", "--mc", "--trials", "5000", "--seed", "1"]);
+    assert!(quiet.stderr.is_empty());
+}
+
+#[test]
+fn monte_carlo_handles_what_exact_odds_refuse() {
+    let err = bad(&["odds", "5d6!kh3"]);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("--monte-carlo"), "{err}");
+    let v = json(&["odds", "5d6!kh3", "--mc", "--trials", "2000", "--seed", "1"]);
+    assert_eq!(v["trials"], 2000);
+}
+
+// ------------------------------------------------------------------------ bad input
+
+#[test]
+fn a_bad_expression_points_at_the_fault_and_exits_2() {
+    let err = bad(&["roll", "2d6 + kh"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("error: expected"), "{err}");
+    assert!(lines[0].ends_with("at column 7"), "{err}");
+    assert_eq!(lines[1], "  2d6 + kh");
+    assert_eq!(lines[2], "        ^^");
+    let err = bad(&["odds", "3d1"]);
+    assert!(err.contains("^"), "{err}");
+    bad(&["roll", ""]);
+    bad(&["odds", "1d6", "--json", "+"]);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    bad(&["odds", "2d6", "--trials", "10"]); // --trials needs --monte-carlo
+    bad(&["odds", "2d6", "--mc", "--trials", "0"]);
+    bad(&["roll"]);
+    bad(&["flip"]);
+    bad(&["roll", "2d6", "--seed", "-1"]);
+    let err = bad(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "superb",
+        "--task",
+        "low",
+    ]);
+    assert!(err.contains("unknown level"), "{err}");
+    bad(&[
+        "shapers-percentile",
+        "attack",
+        "--attribute",
+        "1",
+        "--aptitude",
+        "1",
+        "--defender-attribute",
+        "3",
+        "--passive",
+        "4",
+    ]);
+    bad(&[
+        "scratch-rps",
+        "attack",
+        "--kind",
+        "throw-object",
+        "--defense",
+        "10",
+        "--level",
+        "2",
+    ]);
+}
+
+#[test]
+fn rule_violations_exit_2_with_the_rule() {
+    let err = bad(&[
+        "scratch-rps",
+        "attack",
+        "--kind",
+        "hold",
+        "--ability",
+        "shooting",
+        "--level",
+        "2",
+        "--defense",
+        "13",
+    ]);
+    assert!(
+        err.starts_with("error: hold cannot be rolled with shooting"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    let err = bad(&[
+        "shapers-and-bots",
+        "damage",
+        "--weapon",
+        "really-powerful",
+        "--armored",
+    ]);
+    assert!(err.contains("SB-A6"), "{err}");
+    let err = bad(&[
+        "shapers-percentile",
+        "test",
+        "--attribute",
+        "20000",
+        "--aptitude",
+        "1",
+    ]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn help_exits_0_and_speaks_the_games_terms() {
+    assert!(ok(&["--help"]).contains("shapers-and-bots"));
+    assert!(ok(&["shapers-and-bots", "challenge", "--help"]).contains("--skill <LEVEL>"));
+    assert!(ok(&["shapers-percentile", "attack", "--help"]).contains("--defender-aptitude"));
+    assert!(ok(&["scratch-rps", "roll", "--help"]).contains("--difficulty"));
+    assert!(ok(&["odds", "--help"]).contains("--monte-carlo"));
+}
+
+// ------------------------------------------------------------------------ shapers-and-bots
+
+#[test]
+fn shapers_and_bots_challenge_rolls_and_odds() {
+    let args = [
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "high",
+        "--task",
+        "awesome",
+        "--seed",
+        "1",
+    ];
+    assert_eq!(ok(&args), ok(&args));
+    let v = json(&args);
+    assert_eq!(v["command"], "shapers-and-bots challenge");
+    assert_eq!(v["attempt"], "challenge");
+    assert_eq!(
+        (v["skill"].as_str(), v["task"].as_str()),
+        (Some("high"), Some("awesome"))
+    );
+    let dice: Vec<i64> = v["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_i64().unwrap())
+        .collect();
+    assert_eq!(dice.len(), 2);
+    assert!(dice.iter().all(|d| (1..=6).contains(d)));
+    // High: +2; Awesome: target 13 (L50–57).
+    assert_eq!(v["total"].as_i64().unwrap(), dice.iter().sum::<i64>() + 2);
+    assert_eq!(v["target"], 13);
+    let total = v["total"].as_i64().unwrap();
+    let want = if total > 13 {
+        "success"
+    } else if total == 13 {
+        "success_with_consequences"
+    } else {
+        "failure"
+    };
+    assert_eq!(v["outcome"], want);
+
+    // Odds, by enumerating the 36 rolls of 2d6 + 2 against 13.
+    let o = json(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "high",
+        "--task",
+        "awesome",
+        "--odds",
+    ]);
+    let mut counts = [0.0; 3];
+    for a in 1..=6 {
+        for b in 1..=6 {
+            let t = a + b + 2;
+            counts[if t < 13 {
+                0
+            } else if t == 13 {
+                1
+            } else {
+                2
+            }] += 1.0 / 36.0;
+        }
+    }
+    let got = rows(&o);
+    let names = ["failure", "success_with_consequences", "success"];
+    for (i, (name, p)) in got.iter().enumerate() {
+        assert_eq!(name, names[i]);
+        assert!(close(*p, counts[i]));
+    }
+    assert!(close(
+        o["p_success"].as_f64().unwrap(),
+        counts[1] + counts[2]
+    ));
+}
+
+#[test]
+fn shapers_and_bots_automatic_success_and_fluke() {
+    let v = json(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "average",
+        "--task",
+        "low",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(v["attempt"], "automatic_success");
+    assert_eq!(v["outcome"], "success");
+    let v = json(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "average",
+        "--task",
+        "low",
+        "--important",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(v["attempt"], "challenge");
+
+    let v = json(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "none",
+        "--task",
+        "low",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(v["attempt"], "fluke");
+    let dice: Vec<i64> = v["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_i64().unwrap())
+        .collect();
+    // Every face but the last continues the streak (4–6); the last misses.
+    let (last, streak) = dice.split_last().unwrap();
+    assert!(streak.iter().all(|&f| f >= 4) && *last <= 3);
+    assert_eq!(v["score"].as_u64().unwrap(), streak.len() as u64);
+
+    // P(score = k) = 2^-(k+1): exactly 7 is a success with consequences (SB-A3), more a success.
+    let o = json(&["shapers-and-bots", "fluke", "--task", "average", "--odds"]);
+    let p_eq = 0.5f64.powi(8);
+    let p_above: f64 = (8..200).map(|k| 0.5f64.powi(k + 1)).sum();
+    for (name, p) in rows(&o) {
+        match name.as_str().unwrap() {
+            "success_with_consequences" => assert!(close(p, p_eq)),
+            "success" => assert!((p - p_above).abs() < 1e-12),
+            "failure" => assert!((p - (1.0 - p_eq - p_above)).abs() < 1e-12),
+            other => panic!("unexpected outcome {other}"),
+        }
+    }
+}
+
+#[test]
+fn shapers_and_bots_damage() {
+    let v = json(&[
+        "shapers-and-bots",
+        "damage",
+        "--weapon",
+        "large",
+        "--seed",
+        "2",
+    ]);
+    let dice: Vec<i64> = v["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_i64().unwrap())
+        .collect();
+    // Large, unarmored: 1 + one per successive 3–6.
+    let streak = dice.iter().take_while(|&&f| f >= 3).count() as u64;
+    assert_eq!(v["points"].as_u64().unwrap(), 1 + streak);
+    // Mean: 1 + p / (1 − p) with p = 4/6, the geometric streak's mean.
+    let o = json(&["shapers-and-bots", "damage", "--weapon", "large", "--odds"]);
+    let p = 4.0 / 6.0;
+    assert!((o["mean"].as_f64().unwrap() - (1.0 + p / (1.0 - p))).abs() < 1e-9);
+    let (first, p1) = &rows(&o)[0];
+    assert_eq!(first.as_i64(), Some(1));
+    assert!(close(*p1, 1.0 - p));
+    let none = json(&[
+        "shapers-and-bots",
+        "damage",
+        "--weapon",
+        "punch",
+        "--armored",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(none["points"], 0);
+}
+
+// ------------------------------------------------------------------------ shapers-percentile
+
+#[test]
+fn shapers_percentile_test_and_attack() {
+    let v = json(&[
+        "shapers-percentile",
+        "test",
+        "--attribute",
+        "10",
+        "--aptitude",
+        "5",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(v["test"]["tn"], 65);
+    let roll = v["roll"].as_i64().unwrap();
+    assert!((1..=100).contains(&roll));
+    assert_eq!(v["margin"].as_i64().unwrap(), 65 - roll);
+    assert_eq!(v["outcome"], if roll <= 65 { "success" } else { "failure" });
+
+    let o = json(&[
+        "shapers-percentile",
+        "test",
+        "--attribute",
+        "10",
+        "--aptitude",
+        "5",
+        "--modifier",
+        "-20",
+        "--odds",
+    ]);
+    let want = (1..=100).filter(|&f| f <= 45).count() as f64 / 100.0;
+    assert!(close(o["p_success"].as_f64().unwrap(), want));
+
+    // Opposed, equal TNs of 65: the higher margin (the lower roll) wins, ties to the defender.
+    let o = json(&[
+        "shapers-percentile",
+        "attack",
+        "--attribute",
+        "10",
+        "--aptitude",
+        "5",
+        "--defender-attribute",
+        "10",
+        "--defender-aptitude",
+        "5",
+        "--odds",
+    ]);
+    let mut hits = 0;
+    for a in 1..=100 {
+        for d in 1..=100 {
+            if 65 - a > 65 - d {
+                hits += 1;
+            }
+        }
+    }
+    assert!(close(
+        o["p_hit"].as_f64().unwrap(),
+        f64::from(hits) / 10_000.0
+    ));
+    let total: f64 = rows(&o).iter().map(|(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    assert!(
+        o["distribution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["outcome"] == "counter_attack" && r["bonus"].is_u64())
+    );
+
+    let v = json(&[
+        "shapers-percentile",
+        "attack",
+        "--attribute",
+        "10",
+        "--aptitude",
+        "5",
+        "--passive",
+        "20",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(v["defence"]["kind"], "passive");
+    let margin = v["attacker_roll"]["margin"].as_i64().unwrap();
+    assert_eq!(v["net"].as_i64().unwrap(), margin - 20);
+}
+
+// ------------------------------------------------------------------------ scratch-rps
+
+#[test]
+fn scratch_rps_roll_and_attack() {
+    let v = json(&[
+        "scratch-rps",
+        "roll",
+        "--level",
+        "3",
+        "--difficulty",
+        "15",
+        "--seed",
+        "1",
+    ]);
+    let n = v["natural"].as_i64().unwrap();
+    assert_eq!(v["total"].as_i64().unwrap(), n + 3);
+    let want = if n == 20 {
+        "automatic_success"
+    } else if n + 3 >= 15 {
+        "success"
+    } else {
+        "failure"
+    };
+    assert_eq!(v["outcome"], want);
+
+    let o = json(&[
+        "scratch-rps",
+        "roll",
+        "--level",
+        "3",
+        "--difficulty",
+        "15",
+        "--odds",
+    ]);
+    let count = |f: &dyn Fn(i64) -> bool| (1..=20).filter(|&n| f(n)).count() as f64 / 20.0;
+    let want = [
+        ("failure", count(&|n| n != 20 && n + 3 < 15)),
+        ("success", count(&|n| n != 20 && n + 3 >= 15)),
+        ("automatic_success", count(&|n| n == 20)),
+    ];
+    for ((o, p), (name, q)) in rows(&o).iter().zip(want) {
+        assert_eq!(o, name);
+        assert!(close(*p, q));
+    }
+
+    // Shooting with 2 against defense 13: 2 damage on 11–19, 5 on a natural 20 (SC-A1).
+    let o = json(&[
+        "scratch-rps",
+        "attack",
+        "--kind",
+        "shooting",
+        "--ability",
+        "shooting",
+        "--level",
+        "2",
+        "--defense",
+        "13",
+        "--odds",
+    ]);
+    let expected: f64 = (1..=20)
+        .map(|n| {
+            if n == 20 {
+                5.0
+            } else if n + 2 >= 13 {
+                2.0
+            } else {
+                0.0
+            }
+        })
+        .sum::<f64>()
+        / 20.0;
+    assert!(close(o["expected_damage"].as_f64().unwrap(), expected));
+    let damages: Vec<u64> = o["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["damage"].as_u64().unwrap())
+        .collect();
+    assert_eq!(damages, [0, 2, 5]);
+
+    let args = [
+        "scratch-rps",
+        "attack",
+        "--kind",
+        "basic-attack",
+        "--defense",
+        "12",
+        "--modifier",
+        "-2",
+        "--seed",
+        "4",
+    ];
+    assert_eq!(ok(&args), ok(&args));
+    let v = json(&args);
+    assert_eq!(
+        v["total"].as_i64().unwrap(),
+        v["natural"].as_i64().unwrap() - 2
+    );
+}
