@@ -1,0 +1,1246 @@
+//! Extended conflicts (digest §3; rulebook L287–339, L1980–2196, L2538–2553): turn order,
+//! Action Points, ambush and surprise, Perception Saves to react, social conflicts.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use dice_core::{Dist, Exact, Rng, Roll, SuccessPool};
+
+use crate::error::Error;
+use crate::ledger::Breadth;
+use crate::rules::{Outnumbering, Rules};
+use crate::save::SaveOutcome;
+use crate::test::{check_dice, check_face, count_faces, pool};
+
+/// The most participants a conflict tracks.
+pub const MAX_PARTICIPANTS: usize = 1000;
+
+/// Light and noise for the turn-order Perception (L297, L2006).
+///
+/// ```
+/// use dice_robots_and_rapiers::Lighting;
+/// assert_eq!(Lighting::Dark.to_string(), "dark");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Lighting {
+    /// Visual + Audio.
+    #[default]
+    Normal,
+    /// "½ of Visual Sensors (round up) plus Audio" (A5: rounding from [`Rules`]).
+    Dark,
+    /// "in total darkness, Audio alone".
+    TotalDarkness,
+    /// Heavy noise: "½ of Audio (round up)" + Visual.
+    Noisy,
+    /// Noise so heavy the GM uses "Visual Sensors alone".
+    Deafening,
+}
+
+impl fmt::Display for Lighting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Lighting::Normal => "normal",
+            Lighting::Dark => "dark",
+            Lighting::TotalDarkness => "total darkness",
+            Lighting::Noisy => "noisy",
+            Lighting::Deafening => "deafening",
+        })
+    }
+}
+
+/// A robot's senses for the turn-order Perception (L297, L2006–2008).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Lighting, Rules, Senses};
+/// let r = Rules::default();
+/// // E30 (L2025–2031): Alfredo, Visual 4 and Audio 4, on a moonlit bridge: 2 + 4 = 6.
+/// assert_eq!(Senses::new(4, 4).perception(Lighting::Dark, &r), 6);
+/// // Devon's Advanced Visual ignores darkness: 8.
+/// assert_eq!(Senses { advanced_visual: true, ..Senses::new(5, 3) }.perception(Lighting::Dark, &r), 8);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Senses {
+    /// Visual Sensors level.
+    pub visual: i32,
+    /// Audio Sensors level.
+    pub audio: i32,
+    /// Advanced Visual: "ignore darkness penalties".
+    pub advanced_visual: bool,
+    /// Advanced Audio: "ignore noise penalties".
+    pub advanced_audio: bool,
+    /// +1 to basic Perception each from Advanced Tactile and Advanced Olfactory (L2008).
+    pub perception_bonus: i32,
+}
+
+impl Senses {
+    /// Plain sensors, no accessories.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Senses::new(3, 3).visual, 3);
+    /// ```
+    pub fn new(visual: i32, audio: i32) -> Senses {
+        Senses {
+            visual,
+            audio,
+            ..Senses::default()
+        }
+    }
+
+    /// Perception for turn order under `lighting`.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Lighting, Rounding, Rules, Senses};
+    /// let down = Rules { darkness_rounding: Rounding::Down, ..Rules::default() };
+    /// // E30 as printed: "Charles has Level 3 Visual Sensors which are halved to 1".
+    /// assert_eq!(Senses::new(3, 3).perception(Lighting::Dark, &down), 4);
+    /// assert_eq!(Senses::new(3, 3).perception(Lighting::Dark, &Rules::default()), 5);
+    /// ```
+    pub fn perception(&self, lighting: Lighting, rules: &Rules) -> i32 {
+        let half = |x| rules.darkness_rounding.halve(x);
+        let (v, a) = match lighting {
+            Lighting::Normal => (self.visual, self.audio),
+            Lighting::Dark if self.advanced_visual => (self.visual, self.audio),
+            Lighting::Dark => (half(self.visual), self.audio),
+            Lighting::TotalDarkness if self.advanced_visual => (self.visual, self.audio),
+            Lighting::TotalDarkness => (0, self.audio),
+            Lighting::Noisy | Lighting::Deafening if self.advanced_audio => {
+                (self.visual, self.audio)
+            }
+            Lighting::Noisy => (self.visual, half(self.audio)),
+            Lighting::Deafening => (self.visual, 0),
+        };
+        v + a + self.perception_bonus
+    }
+}
+
+/// What ranks a robot in the initial turn order (L295–296, L2000–2002): Perception, then
+/// (after surprise) the degree of success on the Perception Save, then Locomotion, then
+/// current Inspiration; a d10 roll-off settles the rest. Social conflicts rank by Processor,
+/// then Perception, then Inspiration ([`Ranking::social`]).
+///
+/// ```
+/// use dice_robots_and_rapiers::Ranking;
+/// let alfredo = Ranking::new(8, 7, 5);
+/// let devon = Ranking::new(8, 5, 7);
+/// assert!(alfredo.beats(&devon)); // E29: "Alfredo wins the tie by having superior Locomotion"
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ranking {
+    /// Perception (social: Processor).
+    pub primary: i32,
+    /// Successes on the surprise Perception Save, when there was one.
+    pub save_successes: Option<u8>,
+    /// Locomotion (social: Perception).
+    pub secondary: i32,
+    /// Current Inspiration.
+    pub inspiration: u32,
+}
+
+impl Ranking {
+    /// A combat ranking: Perception, Locomotion, Inspiration.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Ranking::new(6, 4, 3).primary, 6);
+    /// ```
+    pub fn new(perception: i32, locomotion: i32, inspiration: u32) -> Ranking {
+        Ranking {
+            primary: perception,
+            save_successes: None,
+            secondary: locomotion,
+            inspiration,
+        }
+    }
+    /// A social ranking (L366, L2546): Processor, Perception, Inspiration.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Ranking::social(5, 6, 1).secondary, 6);
+    /// ```
+    pub fn social(processor: i32, perception: i32, inspiration: u32) -> Ranking {
+        Ranking::new(processor, perception, inspiration)
+    }
+    /// The comparison before any roll-off (`Greater` = ranks higher).
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use dice_robots_and_rapiers::Ranking;
+    /// assert_eq!(Ranking::new(5, 4, 1).compare(&Ranking::new(5, 4, 1)), Ordering::Equal);
+    /// ```
+    pub fn compare(&self, other: &Ranking) -> Ordering {
+        self.primary
+            .cmp(&other.primary)
+            .then_with(|| match (self.save_successes, other.save_successes) {
+                (Some(a), Some(b)) => a.cmp(&b),
+                _ => Ordering::Equal,
+            })
+            .then(self.secondary.cmp(&other.secondary))
+            .then(self.inspiration.cmp(&other.inspiration))
+    }
+    /// Whether this ranking beats the other without a roll-off.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::Ranking;
+    /// assert!(!Ranking::new(5, 4, 1).beats(&Ranking::new(5, 4, 3)));
+    /// ```
+    pub fn beats(&self, other: &Ranking) -> bool {
+        self.compare(other) == Ordering::Greater
+    }
+}
+
+/// Sorts rankings into an initial turn order (indices, top first). Ties that survive every
+/// tie-break are settled by `roll_off`, called with the tied indices and returning one
+/// face per index; it is called again for robots still tied (re-roll, A16).
+fn order_by<F: FnMut(&[usize]) -> Result<Vec<u8>, Error>>(
+    rankings: &[Ranking],
+    mut roll_off: F,
+) -> Result<Vec<usize>, Error> {
+    let mut idx: Vec<usize> = (0..rankings.len()).collect();
+    idx.sort_by(|&a, &b| rankings[b].compare(&rankings[a]));
+    let mut out = Vec::with_capacity(idx.len());
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i + 1;
+        while j < idx.len() && rankings[idx[j]].compare(&rankings[idx[i]]) == Ordering::Equal {
+            j += 1;
+        }
+        let mut group = idx[i..j].to_vec();
+        settle(&mut group, &mut roll_off, 0)?;
+        out.extend(group);
+        i = j;
+    }
+    Ok(out)
+}
+
+fn settle<F: FnMut(&[usize]) -> Result<Vec<u8>, Error>>(
+    group: &mut [usize],
+    roll_off: &mut F,
+    depth: u32,
+) -> Result<(), Error> {
+    if group.len() < 2 {
+        return Ok(());
+    }
+    if depth > 64 {
+        return Err(Error::NotAllowed("turn-order ties could not be settled"));
+    }
+    let faces = roll_off(group)?;
+    if faces.len() != group.len() {
+        return Err(Error::DiceCount {
+            what: "a turn-order roll-off",
+            expected: group.len(),
+            got: faces.len(),
+        });
+    }
+    let mut pairs: Vec<(u8, usize)> = faces.into_iter().zip(group.iter().copied()).collect();
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
+    let mut i = 0;
+    while i < pairs.len() {
+        let mut j = i + 1;
+        while j < pairs.len() && pairs[j].0 == pairs[i].0 {
+            j += 1;
+        }
+        let mut sub: Vec<usize> = pairs[i..j].iter().map(|p| p.1).collect();
+        settle(&mut sub, roll_off, depth + 1)?;
+        for (k, s) in sub.into_iter().enumerate() {
+            group[i + k] = s;
+        }
+        i = j;
+    }
+    Ok(())
+}
+
+/// The turn order: a list whose top robot takes the next turn, then moves to the bottom
+/// (L291–299, L1992–2041). Entries are the caller's participant indices.
+///
+/// ```
+/// use dice_robots_and_rapiers::{Ranking, TurnOrder};
+/// // E29 (L2014–2023): "Alfredo, Devon, Charles, Burgiss".
+/// let r = [Ranking::new(8, 7, 5), Ranking::new(6, 4, 3), Ranking::new(6, 6, 3), Ranking::new(8, 5, 7)];
+/// let order = TurnOrder::initial(&r, &[])?;
+/// assert_eq!(order.as_slice(), &[0, 3, 2, 1]);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct TurnOrder {
+    order: Vec<usize>,
+}
+
+impl TurnOrder {
+    /// An order as given (top first).
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::TurnOrder::from_list(vec![2, 0, 1]).top(), Some(2));
+    /// ```
+    pub fn from_list(order: Vec<usize>) -> TurnOrder {
+        TurnOrder { order }
+    }
+
+    /// The pure form of the initial order: ties broken by the rankings and then by
+    /// `tie_rolls`, one d10 face per participant (used only where needed).
+    ///
+    /// # Errors
+    /// [`Error::Face`]; [`Error::NotAllowed`] when robots are still tied (equal tie rolls or
+    /// none given); [`Error::OutOfRange`] beyond [`MAX_PARTICIPANTS`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Ranking, TurnOrder};
+    /// let r = [Ranking::new(5, 4, 1), Ranking::new(5, 4, 1)];
+    /// assert_eq!(TurnOrder::initial(&r, &[3, 8])?.as_slice(), &[1, 0]);
+    /// assert!(TurnOrder::initial(&r, &[]).is_err());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn initial(rankings: &[Ranking], tie_rolls: &[u8]) -> Result<TurnOrder, Error> {
+        check_participants(rankings.len())?;
+        let order = order_by(rankings, |group| {
+            let faces = group
+                .iter()
+                .map(|&i| {
+                    tie_rolls
+                        .get(i)
+                        .copied()
+                        .ok_or(Error::NotAllowed(
+                            "robots are tied: give a tie roll for each (L296)",
+                        ))
+                        .and_then(check_face)
+                })
+                .collect::<Result<Vec<u8>, Error>>()?;
+            let mut sorted = faces.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(Error::NotAllowed(
+                    "robots remain tied after the tie rolls given (L296: re-roll)",
+                ));
+            }
+            Ok(faces)
+        })?;
+        Ok(TurnOrder { order })
+    }
+
+    /// The initial order, rolling d10s (or the rules' social die) for ties with the
+    /// caller's RNG, re-rolling robots still tied.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] beyond [`MAX_PARTICIPANTS`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Ranking, TurnOrder};
+    /// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+    /// let r = [Ranking::new(5, 4, 1); 3];
+    /// let o = TurnOrder::roll_initial(&r, 10, &mut Xoshiro256PlusPlus::seed_from_u64(1))?;
+    /// assert_eq!(o.len(), 3);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn roll_initial<R: Rng + ?Sized>(
+        rankings: &[Ranking],
+        tie_die_sides: u32,
+        rng: &mut R,
+    ) -> Result<TurnOrder, Error> {
+        check_participants(rankings.len())?;
+        let die = dice_core::Die::new(tie_die_sides.max(2))?;
+        let order = order_by(rankings, |group| {
+            Ok(group
+                .iter()
+                .map(|_| die.roll_face(rng).min(255) as u8)
+                .collect())
+        })?;
+        Ok(TurnOrder { order })
+    }
+
+    /// The list, top first.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::TurnOrder::from_list(vec![1, 0]).as_slice(), &[1, 0]);
+    /// ```
+    pub fn as_slice(&self) -> &[usize] {
+        &self.order
+    }
+    /// Number of robots.
+    ///
+    /// ```
+    /// assert!(dice_robots_and_rapiers::TurnOrder::from_list(vec![]).is_empty());
+    /// ```
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+    /// Whether empty.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::TurnOrder::from_list(vec![4]).len(), 1);
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+    /// The robot that takes the next turn.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::TurnOrder::from_list(vec![]).top(), None);
+    /// ```
+    pub fn top(&self) -> Option<usize> {
+        self.order.first().copied()
+    }
+    /// The position of a robot (0 = top).
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::TurnOrder::from_list(vec![3, 1]).position(1), Some(1));
+    /// ```
+    pub fn position(&self, who: usize) -> Option<usize> {
+        self.order.iter().position(|&w| w == who)
+    }
+    /// After a turn: the top robot moves to the bottom (L293).
+    ///
+    /// ```
+    /// let mut o = dice_robots_and_rapiers::TurnOrder::from_list(vec![0, 1, 2]);
+    /// o.end_turn();
+    /// assert_eq!(o.as_slice(), &[1, 2, 0]);
+    /// ```
+    pub fn end_turn(&mut self) {
+        if !self.order.is_empty() {
+            self.order.rotate_left(1);
+        }
+    }
+    /// Moves a robot to the top (paying for a turn).
+    ///
+    /// ```
+    /// let mut o = dice_robots_and_rapiers::TurnOrder::from_list(vec![0, 1, 2]);
+    /// o.move_to_top(2);
+    /// assert_eq!(o.as_slice(), &[2, 0, 1]);
+    /// ```
+    pub fn move_to_top(&mut self, who: usize) {
+        if let Some(p) = self.position(who) {
+            let w = self.order.remove(p);
+            self.order.insert(0, w);
+        }
+    }
+    /// Narrative Turn Order (L2010): cycles the top robots to the bottom until the
+    /// initiator is on top.
+    ///
+    /// ```
+    /// let mut o = dice_robots_and_rapiers::TurnOrder::from_list(vec![0, 1, 2]);
+    /// o.cycle_to(2);
+    /// assert_eq!(o.as_slice(), &[2, 0, 1]);
+    /// ```
+    pub fn cycle_to(&mut self, who: usize) {
+        if let Some(p) = self.position(who) {
+            self.order.rotate_left(p);
+        }
+    }
+    /// Adds a newcomer (L299, L2035): compared from the top, inserted "immediately in front
+    /// of the first existing participant he beats", the tie-breaks applied; `tie_roll`
+    /// settles a full tie against a robot (`Greater`: the newcomer wins the roll-off).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Ranking, TurnOrder};
+    /// // E31 (L2037–2041), by the printed Perceptions: Burgiss 5/4/3, Alfredo 6, Charles 4,
+    /// // Devon 8; Edward 5, Locomotion 4, Inspiration 1 → third.
+    /// let r = [Ranking::new(5, 4, 3), Ranking::new(6, 7, 5), Ranking::new(4, 6, 3), Ranking::new(8, 5, 7)];
+    /// let mut o = TurnOrder::from_list(vec![0, 1, 2, 3]);
+    /// o.insert(4, &Ranking::new(5, 4, 1), &r, |_| std::cmp::Ordering::Less);
+    /// assert_eq!(o.as_slice(), &[0, 1, 4, 2, 3]);
+    /// ```
+    pub fn insert(
+        &mut self,
+        newcomer: usize,
+        ranking: &Ranking,
+        rankings: &[Ranking],
+        mut tie_roll: impl FnMut(usize) -> Ordering,
+    ) {
+        let pos = self.order.iter().position(|&w| {
+            rankings.get(w).is_some_and(|r| match ranking.compare(r) {
+                Ordering::Greater => true,
+                Ordering::Less => false,
+                Ordering::Equal => tie_roll(w) == Ordering::Greater,
+            })
+        });
+        match pos {
+            Some(p) => self.order.insert(p, newcomer),
+            None => self.order.push(newcomer),
+        }
+    }
+}
+
+fn check_participants(n: usize) -> Result<(), Error> {
+    if n > MAX_PARTICIPANTS {
+        return Err(Error::OutOfRange {
+            what: "participants in a conflict",
+            value: n as i64,
+            min: 0,
+            max: MAX_PARTICIPANTS as i64,
+        });
+    }
+    Ok(())
+}
+
+impl fmt::Display for TurnOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v: Vec<String> = self.order.iter().map(|w| w.to_string()).collect();
+        f.write_str(&v.join(", "))
+    }
+}
+
+/// The Base Action Point TN in combat from the side sizes (L305–310, L2096–2098; A12):
+/// equal 5, larger 4, ≥2× 3; smaller 6, ≤½ 7 (the outnumbered side's advantage).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Rules, combat_ap_tn};
+/// let r = Rules::default();
+/// // E34 (L2103): 6 thugs vs 4 comrades.
+/// assert_eq!(combat_ap_tn(4, 6, &r), 6);
+/// assert_eq!(combat_ap_tn(6, 4, &r), 4);
+/// assert_eq!(combat_ap_tn(2, 1, &r), 3);
+/// assert_eq!(combat_ap_tn(3, 3, &r), 5);
+/// ```
+pub fn combat_ap_tn(my_side: u32, their_side: u32, rules: &Rules) -> i32 {
+    let (m, t) = (u64::from(my_side), u64::from(their_side));
+    let (double, half) = match rules.outnumbering {
+        Outnumbering::Inclusive => (m >= 2 * t, 2 * m <= t),
+        Outnumbering::Strict => (m > 2 * t, 2 * m < t),
+    };
+    match m.cmp(&t) {
+        Ordering::Equal => 5,
+        Ordering::Greater if double => 3,
+        Ordering::Greater => 4,
+        Ordering::Less if half => 7,
+        Ordering::Less => 6,
+    }
+}
+
+/// The social Base Action Point TN (L369–372, L2549–2552): Anthropoid Class against the
+/// mean: equal 5, greater 6, 2× greater 7, less 4, 2× less 3 (the same outnumbering
+/// comparison as combat, A12).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Rules, social_ap_tn};
+/// let r = Rules::default();
+/// assert_eq!(social_ap_tn(8, 4, &r), 7);
+/// assert_eq!(social_ap_tn(5, 4, &r), 6);
+/// assert_eq!(social_ap_tn(2, 4, &r), 3);
+/// ```
+pub fn social_ap_tn(class: u32, mean: u32, rules: &Rules) -> i32 {
+    10 - combat_ap_tn(class, mean, rules)
+}
+
+/// A Base Action Point roll (L305–310, L2087–2105): (Processor + Self Awareness) d10s —
+/// (Anthropoid Class + Self Awareness) in a social conflict — against the side-size TN;
+/// Base AP = 1 + successes (A11) − surprise losses, at least 0; uncapped by default (A13).
+///
+/// ```
+/// use dice_core::Exact;
+/// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+/// let r = Rules::default();
+/// let ap = BaseActionPoints::new(5, 5, &r)?;
+/// assert_eq!(ap.resolve(&[1, 5, 6, 9, 3])?, 4);
+/// let d = ap.distribution()?;
+/// assert!((d.probability(&1) - 0.5f64.powi(5)).abs() < 1e-15);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseActionPoints {
+    dice: u32,
+    tn: i32,
+    plus_one: bool,
+    surprise_loss: u32,
+    cap: Option<u32>,
+    pool: SuccessPool,
+}
+
+impl BaseActionPoints {
+    /// `dice` (Processor + Self Awareness, or Processor alone for a non-Sparked robot) at
+    /// `tn` ([`combat_ap_tn`], [`social_ap_tn`]).
+    ///
+    /// # Errors
+    /// [`Error::TooManyDice`]; [`Error::OutOfRange`] for the TN.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// assert_eq!(BaseActionPoints::new(6, 4, &Rules::default())?.dice(), 6);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn new(dice: u32, tn: i32, rules: &Rules) -> Result<Self, Error> {
+        let dice = check_dice(dice)?;
+        let tn = crate::test::check_tn("a Base Action Point TN", tn)?;
+        Ok(BaseActionPoints {
+            dice,
+            tn,
+            plus_one: rules.base_ap_plus_one,
+            surprise_loss: 0,
+            cap: rules.cap_base_action_points.then_some(dice),
+            pool: pool(dice, tn)?,
+        })
+    }
+    /// The same roll less the AP a surprised robot lost ([`Surprise::ap_loss`]).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// let ap = BaseActionPoints::new(4, 5, &Rules::default())?.surprised(3);
+    /// assert_eq!(ap.resolve(&[1, 2, 9, 9])?, 0); // 1 + 2 − 3
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn surprised(self, ap_loss: u32) -> Self {
+        BaseActionPoints {
+            surprise_loss: ap_loss,
+            ..self
+        }
+    }
+    /// The dice.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// assert_eq!(BaseActionPoints::new(3, 4, &Rules::default())?.tn(), 4);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn dice(&self) -> u32 {
+        self.dice
+    }
+    /// The TN.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// assert_eq!(BaseActionPoints::new(3, 4, &Rules::default())?.dice(), 3);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn tn(&self) -> i32 {
+        self.tn
+    }
+    /// Base AP from a number of successes.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// let strict = Rules { base_ap_plus_one: false, ..Rules::default() };
+    /// // E34 (L2103) as printed: "1 Action Point per success rolled".
+    /// assert_eq!(BaseActionPoints::new(5, 6, &strict)?.from_successes(3), 3);
+    /// assert_eq!(BaseActionPoints::new(5, 6, &Rules::default())?.from_successes(3), 4);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn from_successes(&self, successes: u32) -> u32 {
+        let gross = successes + u32::from(self.plus_one);
+        let gross = self.cap.map_or(gross, |c| gross.min(c));
+        gross.saturating_sub(self.surprise_loss)
+    }
+    /// The pure form.
+    ///
+    /// # Errors
+    /// [`Error::Face`]; [`Error::DiceCount`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
+    /// assert_eq!(BaseActionPoints::new(2, 5, &Rules::default())?.resolve(&[9, 9])?, 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn resolve(&self, faces: &[u8]) -> Result<u32, Error> {
+        Ok(self.from_successes(count_faces(
+            "Base Action Points",
+            faces,
+            self.dice,
+            self.tn,
+        )?))
+    }
+}
+
+impl Roll for BaseActionPoints {
+    /// Base Action Points.
+    type Outcome = u32;
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        self.from_successes(self.pool.count(rng))
+    }
+}
+
+impl Exact for BaseActionPoints {
+    /// The binomial success law, mapped.
+    fn distribution(&self) -> Result<Dist<u32>, dice_core::Error> {
+        Ok(self.pool.distribution()?.map(|&s| self.from_successes(s)))
+    }
+}
+
+impl fmt::Display for BaseActionPoints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Base Action Points: {}d10 vs TN {}", self.dice, self.tn)?;
+        if self.surprise_loss > 0 {
+            write!(f, ", −{} surprise", self.surprise_loss)?;
+        }
+        Ok(())
+    }
+}
+
+/// The TN of each target's Perception Save after a successful ambush (L325, L2047,
+/// L2071): Perception less the extra successes spent, ×½ (Multiple) when there are several
+/// targets.
+///
+/// ```
+/// use dice_robots_and_rapiers::ambush_save_tn;
+/// // E33 (L2071): 5 successes, 1 triggers the saves, 4 × ½ for 4 targets = −2.
+/// assert_eq!(ambush_save_tn(6, 4, 4), 4);
+/// assert_eq!(ambush_save_tn(6, 4, 1), 2);
+/// ```
+pub fn ambush_save_tn(perception: i32, extra_successes: u32, targets: u32) -> i32 {
+    let breadth = if targets > 1 {
+        Breadth::Multiple
+    } else {
+        Breadth::Single
+    };
+    perception - breadth.bonus(extra_successes).min(i32::MAX as u32) as i32
+}
+
+/// The effect of a surprise Perception Save (L327–330, L2052–2055; A14).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Rules, SaveOutcome, Surprise};
+/// let r = Rules::default();
+/// // E33: Burgiss, 1 success: "a score of 1 (Perception 5 −2 per failed die) … loses 2
+/// // Action Points and cannot buy Initiative".
+/// let s = Surprise::from_save(SaveOutcome::PartialFailure { successes: 1 }, &r);
+/// assert_eq!((5 - s.perception_loss as i32, s.ap_loss, s.surprised()), (1, 2, true));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Surprise {
+    /// Perception lost for the initial turn order (and to buy off).
+    pub perception_loss: u32,
+    /// Action Points lost from the base total.
+    pub ap_loss: u32,
+    /// The save's successes (the first tie-break after Perception, L2002).
+    pub save_successes: u8,
+}
+
+impl Surprise {
+    /// From the save's outcome.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Rules, SaveOutcome, Surprise};
+    /// assert!(!Surprise::from_save(SaveOutcome::TotalSuccess, &Rules::default()).surprised());
+    /// ```
+    pub fn from_save(outcome: SaveOutcome, rules: &Rules) -> Surprise {
+        let failed = u32::from(outcome.failed_dice());
+        Surprise {
+            perception_loss: failed * u32::from(rules.surprise_perception_per_failed_die),
+            ap_loss: failed * u32::from(rules.surprise_ap_per_failed_die),
+            save_successes: outcome.successes(),
+        }
+    }
+    /// "Surprised" = failed at least 1 die (L329).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Rules, SaveOutcome, Surprise};
+    /// assert!(Surprise::from_save(SaveOutcome::TotalFailure, &Rules::default()).surprised());
+    /// ```
+    pub fn surprised(&self) -> bool {
+        self.perception_loss > 0 || self.ap_loss > 0
+    }
+}
+
+/// Whether a robot can react, from a Perception Save to react (L332–339, L2145–2156).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Reaction, SaveOutcome};
+/// // E37 (L2154): two successes → "an additional 1 Action Point cost".
+/// assert_eq!(Reaction::from_save(SaveOutcome::PartialFailure { successes: 2 }), Reaction::ExtraCost(1));
+/// assert_eq!(Reaction::ExtraCost(1).opposing_cost(), Some(2));
+/// assert_eq!(Reaction::from_save(SaveOutcome::TotalFailure).opposing_cost(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Reaction {
+    /// Total Failure: oblivious; "No Action Point is spent".
+    CannotReact,
+    /// Partial Failure: may react by paying this many extra Action Points.
+    ExtraCost(u32),
+    /// Total Success: reacts without penalty.
+    React,
+}
+
+impl Reaction {
+    /// From the save.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Reaction, SaveOutcome};
+    /// assert_eq!(Reaction::from_save(SaveOutcome::TotalSuccess), Reaction::React);
+    /// ```
+    pub fn from_save(outcome: SaveOutcome) -> Reaction {
+        match outcome {
+            SaveOutcome::TotalSuccess => Reaction::React,
+            SaveOutcome::TotalFailure => Reaction::CannotReact,
+            o => Reaction::ExtraCost(u32::from(o.failed_dice())),
+        }
+    }
+    /// Total Action Points to make an opposing roll (1 + the penalty), or `None`.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Reaction::React.opposing_cost(), Some(1));
+    /// ```
+    pub fn opposing_cost(self) -> Option<u32> {
+        match self {
+            Reaction::CannotReact => None,
+            Reaction::ExtraCost(n) => Some(1 + n),
+            Reaction::React => Some(1),
+        }
+    }
+}
+
+impl fmt::Display for Reaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reaction::CannotReact => f.write_str("cannot react"),
+            Reaction::ExtraCost(n) => write!(f, "may react for {n} extra Action Point(s)"),
+            Reaction::React => f.write_str("reacts"),
+        }
+    }
+}
+
+/// One robot in an extended conflict.
+///
+/// ```
+/// use dice_robots_and_rapiers::Participant;
+/// let p = Participant::new("Alfredo", 5, 9);
+/// assert_eq!((p.action_points, p.max_action_points), (5, 9));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Participant {
+    /// A name for display.
+    pub name: String,
+    /// Current Action Points.
+    pub action_points: u32,
+    /// The regain maximum: Processor + Self Awareness (L2160).
+    pub max_action_points: u32,
+    /// Perception still lost to surprise; while above 0 the robot "cannot buy Initiative".
+    pub surprise_loss: u32,
+}
+
+impl Participant {
+    /// A participant with Base Action Points and the regain maximum.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Participant::new("x", 1, 2).surprise_loss, 0);
+    /// ```
+    pub fn new(name: impl Into<String>, action_points: u32, max_action_points: u32) -> Self {
+        Participant {
+            name: name.into(),
+            action_points,
+            max_action_points,
+            surprise_loss: 0,
+        }
+    }
+}
+
+/// How the last turn's roll went, for the first right to Pay for Turn (L315, L2135–2137).
+///
+/// ```
+/// use dice_robots_and_rapiers::TurnOutcome;
+/// assert_eq!(TurnOutcome::from_net(2, Some(1)), TurnOutcome::ActorWon);
+/// assert_eq!(TurnOutcome::from_net(-1, Some(1)), TurnOutcome::DefenderWon(1));
+/// assert_eq!(TurnOutcome::from_net(0, Some(1)), TurnOutcome::NoRight);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum TurnOutcome {
+    /// The acting robot won its roll, or was unopposed with at least 1 success.
+    ActorWon,
+    /// The action was opposed and this defender won.
+    DefenderWon(usize),
+    /// A tie (A42) or a failure: no first right.
+    NoRight,
+}
+
+impl TurnOutcome {
+    /// From the acting Test's net successes and its defender.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::TurnOutcome;
+    /// assert_eq!(TurnOutcome::from_net(-2, None), TurnOutcome::NoRight);
+    /// ```
+    pub fn from_net(net: i64, defender: Option<usize>) -> TurnOutcome {
+        match (net.cmp(&0), defender) {
+            (Ordering::Greater, _) => TurnOutcome::ActorWon,
+            (Ordering::Less, Some(d)) => TurnOutcome::DefenderWon(d),
+            _ => TurnOutcome::NoRight,
+        }
+    }
+}
+
+/// An extended conflict's state: participants, turn order and the Pay-for-Turn rules
+/// (L312–321, L2107–2196).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder, TurnOutcome};
+/// // E36 (L2141–2143): order Alfredo, Devon, Charles, Burgiss.
+/// let (a, b, c, d) = (0, 1, 2, 3);
+/// let ps = vec![Participant::new("Alfredo", 5, 9), Participant::new("Burgiss", 5, 9),
+///               Participant::new("Charles", 5, 9), Participant::new("Devon", 5, 9)];
+/// let mut conflict = Conflict::new(ps, TurnOrder::from_list(vec![a, d, c, b]))?;
+/// conflict.oppose(c, 1)?;                                  // Charles defends (5 vs 4)
+/// conflict.end_turn(TurnOutcome::ActorWon);
+/// assert_eq!(conflict.pay_for_turn(&[a])?, Some(a));       // Alfredo pays, stays on top
+/// conflict.oppose(c, 1)?;                                  // 2 vs 4: Charles wins
+/// conflict.end_turn(TurnOutcome::DefenderWon(c));
+/// assert_eq!(conflict.pay_for_turn(&[c])?, Some(c));
+/// assert_eq!(conflict.participant(c)?.action_points, 2);   // "spent a total of 3"
+/// conflict.end_turn(TurnOutcome::ActorWon);                // Charles wins, passes
+/// assert_eq!(conflict.order().as_slice(), &[d, b, a, c]);
+/// assert_eq!(conflict.pay_for_turn(&[b, a])?, Some(b));    // Burgiss is higher
+/// assert_eq!(conflict.order().as_slice(), &[b, d, a, c]);  // "Burgiss, Devon, Alfredo, Charles"
+/// assert_eq!(conflict.participant(a)?.action_points, 4);   // Alfredo keeps his point
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Conflict {
+    participants: Vec<Participant>,
+    order: TurnOrder,
+    turns_taken: u32,
+    first_right: Option<usize>,
+    recovery_pending: bool,
+}
+
+impl Conflict {
+    /// A conflict with its initial turn order.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`] when the order names someone not in the list, or does
+    /// not list everyone once.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// assert!(Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![1])).is_err());
+    /// ```
+    pub fn new(participants: Vec<Participant>, order: TurnOrder) -> Result<Self, Error> {
+        check_participants(participants.len())?;
+        let mut seen = vec![false; participants.len()];
+        for &w in order.as_slice() {
+            match seen.get_mut(w) {
+                Some(s) if !*s => *s = true,
+                _ => {
+                    return Err(Error::NoSuchParticipant {
+                        index: w,
+                        count: participants.len(),
+                    });
+                }
+            }
+        }
+        if let Some(missing) = seen.iter().position(|s| !s) {
+            return Err(Error::NoSuchParticipant {
+                index: missing,
+                count: participants.len(),
+            });
+        }
+        Ok(Conflict {
+            participants,
+            order,
+            turns_taken: 0,
+            first_right: None,
+            recovery_pending: false,
+        })
+    }
+
+    /// The turn order.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let c = Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.order().top(), Some(0));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn order(&self) -> &TurnOrder {
+        &self.order
+    }
+    /// The participants.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let c = Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.participants().len(), 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn participants(&self) -> &[Participant] {
+        &self.participants
+    }
+    /// One participant.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let c = Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.participant(0)?.name, "x");
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn participant(&self, who: usize) -> Result<&Participant, Error> {
+        self.participants.get(who).ok_or(Error::NoSuchParticipant {
+            index: who,
+            count: self.participants.len(),
+        })
+    }
+    fn get_mut(&mut self, who: usize) -> Result<&mut Participant, Error> {
+        let count = self.participants.len();
+        self.participants
+            .get_mut(who)
+            .ok_or(Error::NoSuchParticipant { index: who, count })
+    }
+
+    /// Spends Action Points for an out-of-turn opposing roll: 1, or the
+    /// [`Reaction::opposing_cost`] after a Perception Save (L313–314, L2111–2113, L2152).
+    /// The turn order does not change.
+    ///
+    /// # Errors
+    /// [`Error::CannotPay`] without enough Action Points ("the attacker's … Test is
+    /// unopposed").
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 1, 1), Participant::new("y", 0, 1)], TurnOrder::from_list(vec![0, 1]))?;
+    /// assert!(c.oppose(1, 1).is_err());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn oppose(&mut self, who: usize, cost: u32) -> Result<(), Error> {
+        let p = self.get_mut(who)?;
+        if p.action_points < cost {
+            return Err(Error::CannotPay {
+                what: "an opposing roll",
+                cost,
+                have: p.action_points,
+            });
+        }
+        p.action_points -= cost;
+        Ok(())
+    }
+
+    /// Ends the top robot's turn: it moves to the bottom, and the roll's outcome sets the
+    /// first right to Pay for Turn. A pending Special Surprise Recovery (L330, L2055) is
+    /// applied at the end of this action.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder, TurnOutcome};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 1, 1), Participant::new("y", 1, 1)], TurnOrder::from_list(vec![0, 1]))?;
+    /// c.end_turn(TurnOutcome::NoRight);
+    /// assert_eq!(c.order().as_slice(), &[1, 0]);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn end_turn(&mut self, outcome: TurnOutcome) {
+        let actor = self.order.top();
+        self.order.end_turn();
+        self.turns_taken += 1;
+        self.first_right = match outcome {
+            TurnOutcome::ActorWon => actor,
+            TurnOutcome::DefenderWon(d) => Some(d),
+            TurnOutcome::NoRight => None,
+        };
+        if self.recovery_pending {
+            for p in &mut self.participants {
+                p.surprise_loss = p.surprise_loss.saturating_sub(1);
+            }
+            self.recovery_pending = false;
+        }
+    }
+
+    /// Pay for Turn (L315, L2131–2139): of the robots announcing it, the one with the
+    /// first right (the winner of the last roll) goes; otherwise the one highest in the
+    /// order. It pays 1 Action Point and moves to the top; the others "keep their Action
+    /// Point". Returns who paid (`None` if no one asked).
+    ///
+    /// # Errors
+    /// [`Error::NotAllowed`] before the first turn of the engagement (L2139) or for a
+    /// surprised robot that has not bought off its Perception loss (L329);
+    /// [`Error::CannotPay`] for a robot without Action Points.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![0]))?;
+    /// assert!(c.pay_for_turn(&[0]).is_err()); // "No one can buy initiative until after that turn"
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn pay_for_turn(&mut self, wanting: &[usize]) -> Result<Option<usize>, Error> {
+        if self.turns_taken == 0 {
+            return Err(Error::NotAllowed(
+                "no one can Pay for Turn before the first turn of an engagement (L2139)",
+            ));
+        }
+        for &w in wanting {
+            let p = self.participant(w)?;
+            if p.surprise_loss > 0 {
+                return Err(Error::NotAllowed(
+                    "a surprised robot cannot Pay for Turn until it has bought off its \
+                     Perception loss (L329, L2054)",
+                ));
+            }
+            if p.action_points == 0 {
+                return Err(Error::CannotPay {
+                    what: "Pay for Turn",
+                    cost: 1,
+                    have: 0,
+                });
+            }
+        }
+        let payer = match self.first_right.filter(|f| wanting.contains(f)) {
+            Some(f) => Some(f),
+            None => wanting
+                .iter()
+                .copied()
+                .min_by_key(|&w| self.order.position(w).unwrap_or(usize::MAX)),
+        };
+        if let Some(p) = payer {
+            self.get_mut(p)?.action_points -= 1;
+            self.order.move_to_top(p);
+            self.first_right = None;
+            if self.participants.iter().any(|x| x.surprise_loss > 0) {
+                self.recovery_pending = true;
+            }
+        }
+        Ok(payer)
+    }
+
+    /// Applies a surprise Perception Save to a participant: its AP loss (from Base AP) and
+    /// the Perception it must buy off.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, Rules, SaveOutcome, Surprise, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 3, 5)], TurnOrder::from_list(vec![0]))?;
+    /// c.surprise(0, &Surprise::from_save(SaveOutcome::TotalFailure, &Rules::default()))?;
+    /// assert_eq!((c.participant(0)?.action_points, c.participant(0)?.surprise_loss), (0, 6));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn surprise(&mut self, who: usize, surprise: &Surprise) -> Result<(), Error> {
+        let p = self.get_mut(who)?;
+        p.action_points = p.action_points.saturating_sub(surprise.ap_loss);
+        p.surprise_loss += surprise.perception_loss;
+        Ok(())
+    }
+
+    /// Buys off surprise Perception loss with successes (L328, L2053). Returns the
+    /// successes left over.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant { surprise_loss: 2, ..Participant::new("x", 3, 5) }], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.buy_off_surprise(0, 3)?, 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn buy_off_surprise(&mut self, who: usize, successes: u32) -> Result<u32, Error> {
+        let p = self.get_mut(who)?;
+        let used = successes.min(p.surprise_loss);
+        p.surprise_loss -= used;
+        Ok(successes - used)
+    }
+
+    /// Regains Action Points (successes spent), up to the maximum (L2160). Returns the new
+    /// total.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] past the maximum.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 3, 5)], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.regain(0, 2)?, 5);
+    /// assert!(c.regain(0, 1).is_err());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn regain(&mut self, who: usize, points: u32) -> Result<u32, Error> {
+        let p = self.get_mut(who)?;
+        let after = p.action_points.saturating_add(points);
+        if after > p.max_action_points {
+            return Err(Error::OutOfRange {
+                what: "Action Points after regaining (max Processor + Self Awareness)",
+                value: i64::from(after),
+                min: 0,
+                max: i64::from(p.max_action_points),
+            });
+        }
+        p.action_points = after;
+        Ok(after)
+    }
+
+    /// An Action Point Save's loss: 1 per failed die, not below 0 (L285, L2194–2196).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, SaveOutcome, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 2, 5)], TurnOrder::from_list(vec![0]))?;
+    /// assert_eq!(c.action_point_save(0, SaveOutcome::TotalFailure)?, 0);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn action_point_save(&mut self, who: usize, outcome: SaveOutcome) -> Result<u32, Error> {
+        let p = self.get_mut(who)?;
+        p.action_points = p.action_points.saturating_sub(outcome.action_point_loss());
+        Ok(p.action_points)
+    }
+
+    /// A soft break (L2178–2183): a non-engaged robot re-rolls Base Action Points on its
+    /// turn; its current points are replaced, its place is unchanged.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchParticipant`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 0, 5)], TurnOrder::from_list(vec![0]))?;
+    /// c.soft_break(0, 4)?;
+    /// assert_eq!(c.participant(0)?.action_points, 4);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn soft_break(&mut self, who: usize, base_action_points: u32) -> Result<(), Error> {
+        self.get_mut(who)?.action_points = base_action_points;
+        Ok(())
+    }
+
+    /// A hard break (L2185–2190): everyone's points are replaced by new Base Action Points
+    /// and a new initial order is set; the engagement starts afresh.
+    ///
+    /// # Errors
+    /// As [`Conflict::new`]; [`Error::DiceCount`] when `base_action_points` does not list
+    /// everyone.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// let mut c = Conflict::new(vec![Participant::new("x", 0, 5), Participant::new("y", 0, 5)], TurnOrder::from_list(vec![0, 1]))?;
+    /// c.hard_break(&[3, 2], TurnOrder::from_list(vec![1, 0]))?;
+    /// assert_eq!(c.order().top(), Some(1));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn hard_break(
+        &mut self,
+        base_action_points: &[u32],
+        order: TurnOrder,
+    ) -> Result<(), Error> {
+        if base_action_points.len() != self.participants.len() {
+            return Err(Error::DiceCount {
+                what: "a hard break's Base Action Points",
+                expected: self.participants.len(),
+                got: base_action_points.len(),
+            });
+        }
+        let mut fresh = Conflict::new(self.participants.clone(), order)?;
+        for (p, &ap) in fresh.participants.iter_mut().zip(base_action_points) {
+            p.action_points = ap;
+            p.surprise_loss = 0;
+        }
+        *self = fresh;
+        Ok(())
+    }
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v: Vec<String> = self
+            .order
+            .as_slice()
+            .iter()
+            .map(|&w| {
+                let p = &self.participants[w];
+                format!("{} ({} AP)", p.name, p.action_points)
+            })
+            .collect();
+        f.write_str(&v.join(", "))
+    }
+}

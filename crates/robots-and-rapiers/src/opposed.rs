@@ -1,0 +1,283 @@
+//! Chained opposition (L2129) and related programs (L1471–1485).
+
+use std::fmt;
+
+use dice_core::{Dist, Exact, Rng, Roll};
+
+use crate::error::Error;
+use crate::test::{Opposition, Test, check_dice, count_faces};
+
+/// The most robots in a chain of opposition.
+pub const MAX_CHAIN: usize = 16;
+
+/// A Test opposed by a chain of robots (L2129): "the opposer of the acting robot's test has
+/// the successes from his roll canceled by his own opposer before using any remaining
+/// successes to cancel those of the initially acting robot". `chain[0]` opposes the actor,
+/// `chain[1]` opposes `chain[0]`, and so on; an opposer's successes never go below 0. The
+/// actor may not oppose its own opposer (L2129): the chain holds other robots.
+///
+/// ```
+/// use dice_core::Exact;
+/// use dice_robots_and_rapiers::{ChainedTest, Opposition, Test};
+/// let t = ChainedTest::new(Test::new(5, 5)?, vec![Opposition::new(5, 5)?, Opposition::new(3, 6)?])?;
+/// // Actor 3, first opposer 4, its opposer 2: 3 − (4 − 2) = 1.
+/// assert_eq!(t.resolve(&[1, 2, 3, 9, 9], &[&[1, 2, 3, 4, 9], &[1, 2, 9]])?, 1);
+/// assert!((t.distribution()?.total() - 1.0).abs() < 1e-12);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainedTest {
+    actor: Test,
+    chain: Vec<Opposition>,
+}
+
+impl ChainedTest {
+    /// The actor's (unopposed) Test, with its Difficulty, against a chain of opposers.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a chain longer than [`MAX_CHAIN`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ChainedTest, Test};
+    /// assert!(ChainedTest::new(Test::new(3, 5)?, vec![]).is_ok());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn new(actor: Test, chain: Vec<Opposition>) -> Result<Self, Error> {
+        if chain.len() > MAX_CHAIN {
+            return Err(Error::OutOfRange {
+                what: "a chain of opposition",
+                value: chain.len() as i64,
+                min: 0,
+                max: MAX_CHAIN as i64,
+            });
+        }
+        Ok(ChainedTest { actor, chain })
+    }
+
+    /// The successes left to the first opposer after the rest of the chain cancels them.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::ChainedTest::remaining(&[4, 2, 3]), 4);
+    /// assert_eq!(dice_robots_and_rapiers::ChainedTest::remaining(&[4, 5]), 0);
+    /// ```
+    pub fn remaining(successes: &[u32]) -> u32 {
+        successes
+            .iter()
+            .rev()
+            .fold(0u32, |later, &s| s.saturating_sub(later))
+    }
+
+    /// The pure form: the actor's faces and each opposer's faces; returns the net.
+    ///
+    /// # Errors
+    /// [`Error::Face`]; [`Error::DiceCount`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ChainedTest, Opposition, Test};
+    /// let t = ChainedTest::new(Test::new(1, 5)?, vec![Opposition::new(1, 5)?])?;
+    /// assert_eq!(t.resolve(&[3], &[&[4]])?, 0);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn resolve(&self, actor: &[u8], chain: &[&[u8]]) -> Result<i64, Error> {
+        let mine = count_faces("the acting Test", actor, self.actor.dice(), self.actor.tn())?;
+        if chain.len() != self.chain.len() {
+            return Err(Error::DiceCount {
+                what: "a chain of opposition (rolls)",
+                expected: self.chain.len(),
+                got: chain.len(),
+            });
+        }
+        let mut counts = Vec::with_capacity(chain.len());
+        for (o, f) in self.chain.iter().zip(chain) {
+            counts.push(count_faces("an opposing roll", f, o.dice(), o.tn())?);
+        }
+        Ok(dice_core::cancel(
+            mine,
+            Self::remaining(&counts),
+            self.actor.difficulty(),
+        ))
+    }
+}
+
+impl Roll for ChainedTest {
+    /// Net successes of the actor.
+    type Outcome = i64;
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        let mine = self.actor.cancellation().actor().count(rng);
+        let mut counts = [0u32; MAX_CHAIN];
+        for (c, o) in counts.iter_mut().zip(&self.chain) {
+            *c = o.pool().count(rng);
+        }
+        dice_core::cancel(
+            mine,
+            Self::remaining(&counts[..self.chain.len()]),
+            self.actor.difficulty(),
+        )
+    }
+}
+
+impl Exact for ChainedTest {
+    /// Folds the chain from its far end with [`Dist::difference`], flooring each opposer at
+    /// 0, then subtracts the remainder (and the Difficulty) from the actor's law.
+    fn distribution(&self) -> Result<Dist<i64>, dice_core::Error> {
+        let mut remaining: Dist<i64> = Dist::certain(0);
+        for o in self.chain.iter().rev() {
+            let law = o.pool().distribution()?;
+            remaining = law.difference(&remaining).map(|&x| x.max(0));
+        }
+        let mine = self.actor.cancellation().actor().distribution()?;
+        Ok(mine
+            .difference(&remaining)
+            .shift(-i64::from(self.actor.difficulty())))
+    }
+}
+
+impl fmt::Display for ChainedTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.actor)?;
+        for o in &self.chain {
+            write!(f, " ← opposed by {o}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Related programs (L1471–1479, L1485): each roll "accomplishes nothing by itself, it
+/// just augments" the next — all its net successes (A4: an augmenting roll) become bonus
+/// dice of the next roll in the series, down to the main roll (which may have 0 own dice).
+///
+/// ```
+/// use dice_core::Exact;
+/// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+/// // E8 (L1481–1483): Juliard's Fencing 8d10 vs Memory 4 with Difficulty 1, rolled into a
+/// // haggle with no dice of its own (Core Social withheld) vs Processor 5.
+/// let haggle = RelatedPrograms::new(vec![Test::new(8, 4)?.with_difficulty(1)?], Test::new(0, 5)?)?;
+/// assert_eq!(haggle.resolve(&[&[1, 2, 3, 4, 7, 8, 9, 10], &[2, 6, 5]])?, 2);
+/// let law = haggle.distribution()?;
+/// assert!((law.total() - 1.0).abs() < 1e-12);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelatedPrograms {
+    steps: Vec<Test>,
+    main: Test,
+}
+
+impl RelatedPrograms {
+    /// A series of augmenting rolls ending in the main roll.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for more than [`MAX_CHAIN`] steps; [`Error::TooManyDice`] if
+    /// the bonuses could push a pool past [`crate::MAX_POOL`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// assert!(RelatedPrograms::new(vec![], Test::new(3, 5)?).is_ok());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn new(steps: Vec<Test>, main: Test) -> Result<Self, Error> {
+        if steps.len() > MAX_CHAIN {
+            return Err(Error::OutOfRange {
+                what: "a series of related programs",
+                value: steps.len() as i64,
+                min: 0,
+                max: MAX_CHAIN as i64,
+            });
+        }
+        let mut most = 0u32;
+        for s in steps.iter().chain(std::iter::once(&main)) {
+            most = check_dice(most.saturating_add(s.dice()))?;
+        }
+        Ok(RelatedPrograms { steps, main })
+    }
+
+    fn with_bonus(t: &Test, bonus: u32) -> Test {
+        let mut b = Test::new(t.dice() + bonus, t.tn() - i32::from(t.is_exerted()))
+            .and_then(|x| x.with_difficulty(t.difficulty()))
+            .unwrap_or_else(|_| t.clone());
+        if t.is_exerted() {
+            b = b.exerted();
+        }
+        match t.opposition() {
+            Some(o) => b.opposed_by(*o),
+            None => b,
+        }
+    }
+
+    /// The pure form: the faces of every step and then the main roll (each including its
+    /// bonus dice); unopposed rolls only. Returns the main roll's net.
+    ///
+    /// # Errors
+    /// [`Error::Face`]; [`Error::DiceCount`] when a roll has the wrong number of faces
+    /// (its own dice plus the previous roll's net successes).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// let r = RelatedPrograms::new(vec![Test::new(2, 5)?], Test::new(1, 5)?)?;
+    /// assert!(r.resolve(&[&[1, 9], &[1]]).is_err()); // 1 bonus die: the main roll has 2
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn resolve(&self, faces: &[&[u8]]) -> Result<i64, Error> {
+        if faces.len() != self.steps.len() + 1 {
+            return Err(Error::DiceCount {
+                what: "related programs (rolls)",
+                expected: self.steps.len() + 1,
+                got: faces.len(),
+            });
+        }
+        let mut bonus = 0u32;
+        for (t, f) in self.steps.iter().zip(faces) {
+            let t = Self::with_bonus(t, bonus);
+            let s = count_faces("a related-program roll", f, t.dice(), t.tn())?;
+            bonus = dice_core::cancel(s, 0, t.difficulty()).max(0) as u32;
+        }
+        let t = Self::with_bonus(&self.main, bonus);
+        let s = count_faces("the main roll", faces[self.steps.len()], t.dice(), t.tn())?;
+        Ok(dice_core::cancel(s, 0, t.difficulty()))
+    }
+}
+
+impl Roll for RelatedPrograms {
+    /// The main roll's net successes.
+    type Outcome = i64;
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
+        let mut bonus = 0u32;
+        for t in &self.steps {
+            bonus = Self::with_bonus(t, bonus).roll(rng).max(0) as u32;
+        }
+        Self::with_bonus(&self.main, bonus).roll(rng)
+    }
+}
+
+impl Exact for RelatedPrograms {
+    /// The law of the bonus carried forward, step by step: a mixture of the next roll's
+    /// laws over the bonus dice.
+    fn distribution(&self) -> Result<Dist<i64>, dice_core::Error> {
+        let mut bonus: Dist<u32> = Dist::certain(0);
+        for t in &self.steps {
+            let mut pairs: Vec<(u32, f64)> = Vec::new();
+            for (&k, p) in bonus.iter() {
+                for (&n, q) in Self::with_bonus(t, k).distribution()?.iter() {
+                    pairs.push((n.max(0) as u32, p * q));
+                }
+            }
+            bonus = Dist::from_pairs(pairs)?;
+        }
+        let mut pairs: Vec<(i64, f64)> = Vec::new();
+        for (&k, p) in bonus.iter() {
+            for (&n, q) in Self::with_bonus(&self.main, k).distribution()?.iter() {
+                pairs.push((n, p * q));
+            }
+        }
+        Dist::from_pairs(pairs)
+    }
+}
+
+impl fmt::Display for RelatedPrograms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.steps {
+            write!(f, "{s} → ")?;
+        }
+        write!(f, "{}", self.main)
+    }
+}
