@@ -7,10 +7,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{
-    BlockRule, Blocking, Comparison, Die, Keep, Pool, Roll, SuccessPool, Sum, VersusTarget,
-};
+use dice_core::{Comparison, Die, Pool, Roll, SuccessPool};
+use dice_shapers_and_bots::{Challenge, Level};
 use dice_sim::Simulation;
+use dice_swimclass::{OpposedRoll, Rules, SkillDice};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -51,23 +51,17 @@ fn sim(c: &mut Criterion) {
         Comparison::AtMost(5),
     );
     bench_mechanic(c, "10d10_le5", &ten_d10);
-    // A Shapers and Bots challenge: 2d6 + 2 (High) against 13 (Awesome).
-    let challenge = VersusTarget::new(
-        Sum::new(Pool::new(2, Die::D6).expect("valid"), Keep::All, 2).expect("valid"),
-        13,
-    )
-    .expect("valid");
+    // A Shapers and Bots challenge: High (2d6 + 2) against an Awesome task (13).
+    let challenge = Challenge::new(Level::High, Level::Awesome).expect("valid");
     bench_mechanic(c, "challenge_2d6", &challenge);
-    // A Swimclass attack: 6d6 hitting on 2+, against 6d6 blocking.
-    let attack = Blocking::new(
-        SuccessPool::new(
-            Pool::new(6, Die::D6).expect("valid"),
-            Comparison::AtLeast(2),
-        ),
-        Pool::new(6, Die::D6).expect("valid"),
-        BlockRule::AtLeast,
-    );
+    // A Swimclass attack: 6d6 at difficulty 2 against 6d6 blocking, the whole outcome
+    // (hits through, criticals, advancement), as dice-swimclass rolls it.
+    let rules = Rules::default();
+    let attack =
+        OpposedRoll::new(SkillDice::new(6), 2, Some(SkillDice::new(6)), rules).expect("valid");
     bench_mechanic(c, "attack_6d6_vs_6d6", &attack);
+    // Only the hits that get through: dice-swimclass hands plain dice to dice-core's Blocking.
+    bench_mechanic(c, "attack_6d6_vs_6d6_hits", &attack.hits());
 }
 
 criterion_group!(benches, sim);

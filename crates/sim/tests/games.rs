@@ -94,3 +94,72 @@ fn scratch_rps() {
         InitiativeContest::new(Initiative::new(1).unwrap(), Initiative::new(0).unwrap())
     );
 }
+
+#[test]
+fn swimclass() {
+    use dice_swimclass::{
+        Bonus, Health, InitiativeContest, NO_THRESHOLD, OpposedRoll, Rules, SkillDice, Stabilize,
+        Task, TaskRoll,
+    };
+    let rules = Rules::default();
+    let bow = SkillDice::new(3)
+        .with_bonus(Bonus::Plus {
+            dice: 1,
+            modifier: 4,
+        })
+        .unwrap();
+    let task = TaskRoll::new(SkillDice::new(6), Task::single(4).unwrap(), rules).unwrap();
+    agrees!(41, task);
+    let long = TaskRoll::new(bow.clone(), Task::over_rounds(5, 4).unwrap(), rules).unwrap();
+    agrees!(42, long.progress());
+    let shot = OpposedRoll::new(bow, 2, Some(SkillDice::new(3)), rules).unwrap();
+    agrees!(43, shot);
+    agrees!(44, shot.hits());
+    let melee = OpposedRoll::new(
+        SkillDice::new(6),
+        NO_THRESHOLD,
+        Some(SkillDice::new(6)),
+        rules,
+    )
+    .unwrap();
+    agrees!(45, melee.hits());
+    agrees!(
+        46,
+        InitiativeContest::new(SkillDice::new(3), SkillDice::new(2), &rules).unwrap()
+    );
+    let mut hurt = Health::new(3);
+    hurt.take(6);
+    agrees!(
+        47,
+        Stabilize::new(SkillDice::new(3), &hurt, &rules).unwrap()
+    );
+}
+
+#[test]
+fn robots_and_rapiers() {
+    use dice_robots_and_rapiers::creation::{DesignPointsRoll, RandomSize};
+    use dice_robots_and_rapiers::{
+        BaseActionPoints, DamageKind, DurabilitySave, MalfunctionTable, Opposition, RoleSave,
+        Rules, SavingThrow, SelfReactivation, StrayShot, Test,
+    };
+    let rules = Rules::default();
+    let duel = Test::new(8, 6)
+        .unwrap()
+        .opposed_by(Opposition::new(8, 5).unwrap())
+        .with_difficulty(1)
+        .unwrap();
+    agrees!(51, duel);
+    agrees!(52, Test::new(6, 9).unwrap().exerted());
+    agrees!(53, SavingThrow::new(4).unwrap());
+    agrees!(54, RoleSave::Role { role: 7 });
+    agrees!(
+        55,
+        DurabilitySave::new(5, DamageKind::default(), &rules).unwrap()
+    );
+    agrees!(56, BaseActionPoints::new(7, 4, &rules).unwrap());
+    agrees!(57, MalfunctionTable);
+    agrees!(58, SelfReactivation::new(4, 5).unwrap());
+    agrees!(59, StrayShot::new(3).unwrap());
+    agrees!(60, DesignPointsRoll::new(6, 5).unwrap());
+    agrees!(61, RandomSize);
+}
