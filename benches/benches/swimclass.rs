@@ -28,24 +28,39 @@ fn rng() -> Xoshiro256PlusPlus {
 
 fn sword(rank: u32) -> SkillDice {
     SkillDice::new(rank)
-        .with_bonus(Bonus::Plus { dice: 3, modifier: 2 })
+        .with_bonus(Bonus::Plus {
+            dice: 3,
+            modifier: 2,
+        })
         .expect("valid")
 }
 
 fn shield(rank: u32) -> SkillDice {
     SkillDice::new(rank)
-        .with_bonus(Bonus::Plus { dice: 2, modifier: 3 })
+        .with_bonus(Bonus::Plus {
+            dice: 2,
+            modifier: 3,
+        })
         .expect("valid")
 }
 
 fn task_6d6() -> TaskRoll {
-    TaskRoll::new(SkillDice::new(6), Task::single(4).expect("valid"), Rules::default())
-        .expect("valid")
+    TaskRoll::new(
+        SkillDice::new(6),
+        Task::single(4).expect("valid"),
+        Rules::default(),
+    )
+    .expect("valid")
 }
 
 fn attack_6v6() -> OpposedRoll {
-    OpposedRoll::new(SkillDice::new(6), 2, Some(SkillDice::new(6)), Rules::default())
-        .expect("valid")
+    OpposedRoll::new(
+        SkillDice::new(6),
+        2,
+        Some(SkillDice::new(6)),
+        Rules::default(),
+    )
+    .expect("valid")
 }
 
 fn armed_6v6() -> OpposedRoll {
@@ -59,7 +74,9 @@ fn rolls(c: &mut Criterion) {
     g.throughput(Throughput::Elements(6));
     let task = task_6d6();
     let mut r = rng();
-    g.bench_function("task_6d6_vs_4", |b| b.iter(|| black_box(&task).roll(&mut r)));
+    g.bench_function("task_6d6_vs_4", |b| {
+        b.iter(|| black_box(&task).roll(&mut r))
+    });
     let progress = task.progress();
     let mut r = rng();
     g.bench_function("progress_6d6_vs_4", |b| {
@@ -67,14 +84,19 @@ fn rolls(c: &mut Criterion) {
     });
     let bow = TaskRoll::new(
         SkillDice::new(6)
-            .with_bonus(Bonus::Plus { dice: 1, modifier: 4 })
+            .with_bonus(Bonus::Plus {
+                dice: 1,
+                modifier: 4,
+            })
             .expect("valid"),
         Task::single(6).expect("valid"),
         Rules::default(),
     )
     .expect("valid");
     let mut r = rng();
-    g.bench_function("task_6d6_plus4_vs_6", |b| b.iter(|| black_box(&bow).roll(&mut r)));
+    g.bench_function("task_6d6_plus4_vs_6", |b| {
+        b.iter(|| black_box(&bow).roll(&mut r))
+    });
 
     g.throughput(Throughput::Elements(12));
     let attack = attack_6v6();
@@ -127,7 +149,10 @@ fn exact(c: &mut Criterion) {
     g.bench_function("hit_table_8x8_plain", |b| {
         b.iter(|| HitTable::new(8, 8, black_box(2), &[], &[], &Rules::default()).expect("exact"))
     });
-    let bow = [Bonus::Plus { dice: 1, modifier: 4 }];
+    let bow = [Bonus::Plus {
+        dice: 1,
+        modifier: 4,
+    }];
     g.bench_function("hit_table_8x8_bow", |b| {
         b.iter(|| HitTable::new(8, 8, black_box(4), &bow, &[], &Rules::default()).expect("exact"))
     });
