@@ -102,3 +102,15 @@ impl From<dice_scratch_rps::Error> for CliError {
         CliError::bad_input(e)
     }
 }
+
+impl From<dice_swimclass::Error> for CliError {
+    fn from(e: dice_swimclass::Error) -> CliError {
+        CliError::bad_input(e)
+    }
+}
+
+impl From<dice_robots_and_rapiers::Error> for CliError {
+    fn from(e: dice_robots_and_rapiers::Error) -> CliError {
+        CliError::bad_input(e)
+    }
+}

@@ -28,9 +28,11 @@
 //! [`Report`]: crate::report::Report
 //! [`CliError::BadInput`]: crate::error::CliError::BadInput
 
+pub mod robots_and_rapiers;
 pub mod scratch_rps;
 pub mod shapers_and_bots;
 pub mod shapers_percentile;
+pub mod swimclass;
 
 use dice_core::RollRecord;
 

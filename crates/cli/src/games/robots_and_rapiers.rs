@@ -1,0 +1,341 @@
+//! `dice robots-and-rapiers`: the Test and the Saving Throw of *Robots & Rapiers* (crate
+//! dice-robots-and-rapiers), under the project's rulings (`Rules::default()`).
+
+use dice_core::Exact;
+use dice_robots_and_rapiers::{
+    AttributeLoss, Opposition, Rules, SaveOutcome, SavingThrow, Test, TestResult, is_success,
+};
+use serde_json::{Value, json};
+
+use super::OddsFlag;
+use crate::Ctx;
+use crate::error::CliError;
+use crate::render::{label_of, snake};
+use crate::report::{OddsReport, Report, RollReport, Row};
+
+/// `dice robots-and-rapiers`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Robots & Rapiers: Tests (d10 pools at or under a TN) and Saving Throws (3d10)",
+    long_about = "Robots & Rapiers: Tests and Saving Throws.\n\n\
+A Test rolls a pool of d10s (Program + linked Core) against a Target Number, an attribute: \
+each die at or under the TN is a success (L193–198, ruling A1). An opposing roll's successes \
+and a Difficulty cancel successes one for one (L203–206); the net successes are what the \
+robot spends, and at least 1 accomplishes the action.\n\n\
+A Saving Throw is always 3d10 against a TN (L237): three successes are a Total Success (no \
+effect), one or two a Partial Failure (2 attribute points lost per failed die), none a Total \
+Failure (the full effect, 6 points lost; ruling A8).\n\n\
+Rolls by default; --odds gives the exact odds. Rulings are the project's \
+(dice-robots-and-rapiers Rules::default()).",
+    after_help = "Examples:\n  dice robots-and-rapiers test --dice 8 --tn 4 --difficulty 1\n  dice robots-and-rapiers test --dice 8 --tn 6 --opposing-dice 7 --opposing-tn 5 --odds\n  dice robots-and-rapiers save --tn 5\n  dice robots-and-rapiers save --tn 6 --modifier -3 --current 6 --odds"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub roll: RollKind,
+}
+
+/// The rolls of the game.
+#[derive(Debug, clap::Subcommand)]
+pub enum RollKind {
+    /// A Test: d10s at or under a TN, less opposing successes and the Difficulty.
+    #[command(
+        long_about = "A Test (L1379, L1393–1416, L1503–1531): --dice d10s against \
+--tn; each die at or under the TN succeeds (A1; a TN at or below 0 is impossible, at 10 or \
+more automatic, A7). An opposing roll (--opposing-dice d10s against --opposing-tn) and the \
+Difficulty (automatic opposing successes, L205) cancel successes one for one. Net 1 or more \
+accomplishes the action; net 0 is a tie (L1507); below 0 the opposition wins. --exert spends \
+1 Power for +1 TN (L1465–1467)."
+    )]
+    Test(TestArgs),
+    /// A Saving Throw: 3d10 at or under a TN; the outcome and the attribute loss.
+    #[command(
+        long_about = "A Saving Throw (L230–254, L1746–1804): always 3d10 against a TN, \
+the attribute increased or decreased by modifiers (--modifier, repeatable; --exert for +1). \
+3 successes: Total Success, no effect. 1 or 2: Partial Failure, 2 attribute points lost per \
+failed die (L251). 0: Total Failure, the full effect and 6 points lost (A8). --current gives \
+the value of the attribute that loses the points, to show what is left: at 0 or less the \
+full effect applies and the attribute cannot be used (L253, L1786)."
+    )]
+    Save(SaveArgs),
+}
+
+/// `test`.
+#[derive(Debug, clap::Args)]
+pub struct TestArgs {
+    /// The pool: Program level + linked Core level, plus bonus dice (L187–189).
+    #[arg(long, value_name = "N")]
+    pub dice: u32,
+    /// The Target Number: the attribute tested (each die at or under it succeeds).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub tn: i32,
+    /// The Difficulty: automatic opposing successes (L205, L1509–1517).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub difficulty: u32,
+    /// The opposing roll's dice (needs --opposing-tn).
+    #[arg(long, value_name = "N", requires = "opposing_tn")]
+    pub opposing_dice: Option<u32>,
+    /// The opposing roll's TN (needs --opposing-dice).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        requires = "opposing_dice"
+    )]
+    pub opposing_tn: Option<i32>,
+    /// Spend 1 Power for +1 TN (Exertion, L1465–1467).
+    #[arg(long)]
+    pub exert: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `save`.
+#[derive(Debug, clap::Args)]
+pub struct SaveArgs {
+    /// The Target Number: the attribute saved against, before modifiers.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub tn: i32,
+    /// A TN modifier (repeatable): successes spent against the save, armour, weapon Damage,
+    /// the GM's adjustments (L1754–1756).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub modifier: Vec<i32>,
+    /// Spend 1 Power for +1 TN (Exertion, L715).
+    #[arg(long)]
+    pub exert: bool,
+    /// The current value of the attribute that loses the points: shows its value after the
+    /// loss and whether the full effect applies.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub current: Option<i32>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// Runs a Robots & Rapiers roll.
+pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
+    let rules = Rules::default();
+    match args.roll {
+        RollKind::Test(a) => test(a, ctx),
+        RollKind::Save(a) => save(a, &rules, ctx),
+    }
+}
+
+/// Faces with the successes marked `*`: `[3*, 9, 1*]`.
+fn faces_text(faces: &[u8], tn: i32) -> String {
+    let v: Vec<String> = faces
+        .iter()
+        .map(|&f| {
+            if is_success(f, tn) {
+                format!("{f}*")
+            } else {
+                f.to_string()
+            }
+        })
+        .collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "success" } else { "successes" }
+}
+
+fn result_key(r: TestResult) -> &'static str {
+    match r {
+        TestResult::Won(_) => "won",
+        TestResult::Tie => "tie",
+        TestResult::Lost(_) => "lost",
+    }
+}
+
+fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "robots-and-rapiers test";
+    let mut t = Test::new(a.dice, a.tn)?.with_difficulty(a.difficulty)?;
+    if let (Some(d), Some(tn)) = (a.opposing_dice, a.opposing_tn) {
+        t = t.opposed_by(Opposition::new(d, tn)?);
+    }
+    if a.exert {
+        t = t.exerted();
+    }
+    let title = t.to_string();
+    let opposing = match (a.opposing_dice, a.opposing_tn) {
+        (Some(d), Some(tn)) => json!({ "dice": d, "tn": tn }),
+        _ => Value::Null,
+    };
+    let fill = |o: &mut serde_json::Map<String, Value>| {
+        o.insert("dice".into(), json!(a.dice));
+        o.insert("tn".into(), json!(t.tn()));
+        o.insert("exerted".into(), json!(a.exert));
+        o.insert("difficulty".into(), json!(a.difficulty));
+        o.insert("opposing".into(), opposing.clone());
+    };
+    if a.odds.odds {
+        let law = t.distribution()?;
+        let mut o = OddsReport::new(cmd, &title)
+            .note("outcome: net successes (yours − opposing − Difficulty)")
+            .numeric(&law)
+            .summary(
+                "p_accomplished",
+                "accomplished, net 1 or more",
+                law.probability_where(|&n| n >= 1) + 0.0,
+            );
+        if t.opposition().is_some() {
+            o = o.summary("p_tie", "tie, net 0", law.probability(&0) + 0.0);
+        }
+        o = o.field("expected_successes", t.expected_successes());
+        fill(&mut o.fields);
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let roll = t.roll_test(&mut seed.rng());
+    let result = roll.result();
+    let mut r = RollReport::new(cmd, seed).line(title).line(format!(
+        "dice {} vs TN {}: {} {}",
+        faces_text(&roll.faces, roll.tn),
+        roll.tn,
+        roll.successes,
+        plural(roll.successes)
+    ));
+    if let Some(op) = &roll.opposing {
+        r = r.line(format!(
+            "opposing {} vs TN {}: {} {}",
+            faces_text(&op.faces, op.tn),
+            op.tn,
+            op.successes,
+            plural(op.successes)
+        ));
+    }
+    let difficulty = if roll.difficulty > 0 {
+        format!(" − Difficulty {}", roll.difficulty)
+    } else {
+        String::new()
+    };
+    let theirs = roll
+        .opposing
+        .as_ref()
+        .map_or(String::new(), |o| format!(" − {}", o.successes));
+    // Unopposed, a net of 0 or less is simply a failure (there is no one to tie with).
+    let verdict = if roll.opposing.is_none() && !result.accomplished() {
+        "not accomplished".to_owned()
+    } else {
+        result.to_string()
+    };
+    r = r.line(format!(
+        "net {}{theirs}{difficulty} = {}: {verdict}",
+        roll.successes, roll.net
+    ));
+    let mut r = r
+        .field("faces", json!(roll.faces))
+        .field("successes", roll.successes)
+        .field(
+            "opposing_roll",
+            roll.opposing.as_ref().map_or(
+                Value::Null,
+                |o| json!({ "faces": o.faces, "tn": o.tn, "successes": o.successes }),
+            ),
+        )
+        .field("net", roll.net)
+        .field("accomplished", result.accomplished())
+        .field("outcome", result_key(result));
+    fill(&mut r.fields);
+    Ok(Report::Roll(r))
+}
+
+fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "robots-and-rapiers save";
+    let mut s = SavingThrow::against(a.tn, &a.modifier)?;
+    if a.exert {
+        s = s.exerted()?;
+    }
+    let mut title = s.to_string();
+    if !a.modifier.is_empty() || a.exert {
+        let mods: String = a
+            .modifier
+            .iter()
+            .chain(a.exert.then_some(&1))
+            .map(|m| format!(" {m:+}"))
+            .collect();
+        title.push_str(&format!(" ({}{mods})", a.tn));
+    }
+    let fill = |o: &mut serde_json::Map<String, Value>| {
+        o.insert("attribute".into(), json!(a.tn));
+        o.insert("modifiers".into(), json!(a.modifier));
+        o.insert("exerted".into(), json!(a.exert));
+        o.insert("tn".into(), json!(s.tn()));
+        o.insert("current".into(), json!(a.current));
+    };
+    if a.odds.odds {
+        let law = s.distribution()?;
+        let mut o = OddsReport::new(cmd, &title)
+            .named(&law, |o, p| {
+                let mut row = Row::new(label_of(o), p)
+                    .with("successes", o.successes())
+                    .with("failed_dice", o.failed_dice())
+                    .with("attribute_loss", o.attribute_loss(rules));
+                if let Some(c) = a.current {
+                    let l = AttributeLoss::apply(c, *o, rules);
+                    row = row
+                        .with("value_after", l.value)
+                        .with("full_effect", l.full_effect);
+                }
+                row
+            })
+            .summary(
+                "p_total_success",
+                "Total Success",
+                law.probability(&SaveOutcome::TotalSuccess) + 0.0,
+            )
+            .summary(
+                "p_total_failure",
+                "Total Failure",
+                law.probability(&SaveOutcome::TotalFailure) + 0.0,
+            );
+        let expected = s.expected_loss(rules)?;
+        o = o
+            .footnote(format!("expected attribute loss {expected:.4}"))
+            .field("expected_loss", expected);
+        if let Some(c) = a.current {
+            let p_full =
+                law.probability_where(|&out| AttributeLoss::apply(c, out, rules).full_effect) + 0.0;
+            o = o.summary(
+                "p_full_effect",
+                format!("full effect, the attribute at {c}"),
+                p_full,
+            );
+        }
+        fill(&mut o.fields);
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let roll = s.roll_save(&mut seed.rng());
+    let loss = roll.outcome.attribute_loss(rules);
+    let mut r = RollReport::new(cmd, seed).line(title).line(format!(
+        "dice {} vs TN {}: {}, attribute loss {loss}",
+        faces_text(&roll.faces, roll.tn),
+        roll.tn,
+        roll.outcome
+    ));
+    let mut attribute = Value::Null;
+    if let Some(c) = a.current {
+        let l = AttributeLoss::apply(c, roll.outcome, rules);
+        let usable = if l.usable() {
+            ""
+        } else {
+            ", unusable until restored to 1"
+        };
+        r = r.line(format!("attribute {c} {l}{usable}"));
+        attribute = json!({
+            "before": c,
+            "value": l.value,
+            "full_effect": l.full_effect,
+            "usable": l.usable(),
+        });
+    }
+    let mut r = r
+        .field("faces", json!(roll.faces))
+        .field("successes", roll.outcome.successes())
+        .field("failed_dice", roll.outcome.failed_dice())
+        .field("outcome", snake(&roll.outcome.to_string()))
+        .field("attribute_loss", loss)
+        .field("attribute_after", attribute);
+    fill(&mut r.fields);
+    Ok(Report::Roll(r))
+}

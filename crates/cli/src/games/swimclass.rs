@@ -1,0 +1,430 @@
+//! `dice swimclass`: the task roll and the combat attack of *Project Swimclass* (crate
+//! dice-swimclass), under the project's rulings (`Rules::default()`).
+
+use dice_core::{DieRoll, Dist, Exact, Source};
+use dice_swimclass::{
+    Bonus, NO_THRESHOLD, OpposedRoll, ProgressStatus, Rules, SkillDice, Task, TaskProgress,
+    TaskRoll, ranged_difficulty,
+};
+use serde_json::{Value, json};
+
+use super::OddsFlag;
+use crate::Ctx;
+use crate::error::CliError;
+use crate::render::percent;
+use crate::report::{OddsReport, Report, RollReport};
+
+/// `dice swimclass`.
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Project Swimclass: task rolls and attacks (rank d6 against a difficulty, die-against-die blocking)",
+    long_about = "Project Swimclass: task rolls and combat attacks.\n\n\
+A task rolls the skill's rank in d6; each die whose value (face plus implements) is at least \
+the difficulty is a success, and the successes are the progress the roll adds (L17–L19). A \
+roll that does not succeed suffers a critical for each natural 1 after the first (L21); a \
+roll that can fail and whose skill dice all succeed showing 4 or more advances the skill \
+(L27).\n\n\
+An attack rolls the attack skill against the defender's Defense dice: each attack die that \
+meets the difficulty is a potential hit, and each defense die blocks one hit of lesser or \
+equal value (L25, L33–L39); the hits left are damage, 1 each.\n\n\
+Implements are written as in the rulebook (L51–L54): 1+2 (+2 to one die), 2-crit (cancels two \
+criticals), 1*5 (one die counts as a 5), 1D (an artifact's extra die); parentheses optional.\n\n\
+Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-swimclass \
+Rules::default()).",
+    after_help = "Examples:\n  dice swimclass task --rank 3 --difficulty 4\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice swimclass task --rank 4 --difficulty 6 --progress 3 --rounds 3 --odds\n  dice swimclass task --rank 3 --difficulty 2 --implement 1+4\n  dice swimclass attack --attack 6 --defense 6\n  dice swimclass attack --attack 3 --defense 3 --range 1 --attack-implement 1+4 --odds"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub roll: RollKind,
+}
+
+/// The rolls of the game.
+#[derive(Debug, clap::Subcommand)]
+pub enum RollKind {
+    /// A task roll: rank d6, each die at or above the difficulty a success.
+    #[command(
+        long_about = "A task roll (L17–L27): the skill's rank in d6 (plus aid dice and \
+implements) against a difficulty; each die whose value is at least the difficulty is a \
+success (SW-A1), adding 1 to the task's progress. The roll succeeds with one success (all of \
+the progress for an all-or-nothing task, SW-A5); a roll that did not succeed has a critical \
+for each natural 1 after the first (L21). The skill advances when the roll succeeded, could \
+have failed, and every skill die succeeded showing 4 or more (L27)."
+    )]
+    Task(TaskArgs),
+    /// An attack: attack dice against defense dice, blocked die against die.
+    #[command(
+        long_about = "A combat attack or opposed roll (L25, L33–L39, L107–L111): the \
+attack skill's dice, each a potential hit when its value meets the difficulty (none for Basic \
+Melee, the default; Range + 1 for Basic Ranged, --range), against the defender's Defense dice, \
+each of which blocks one hit of lesser or equal value (ruling SW-A2). The hits left get \
+through, 1 damage each. --defense 0: the target does not oppose (L25)."
+    )]
+    Attack(AttackArgs),
+}
+
+/// Parses an implement bonus as the rulebook writes it (L51–L54): `N+M`, `N-M`, `N-crit`,
+/// `N*M`, `ND`, with or without parentheses. The crate has no parser of its own.
+pub fn bonus(s: &str) -> Result<Bonus, String> {
+    let err = || {
+        format!(
+            "expected an implement bonus N+M, N-M, N-crit, N*M or ND (L51–L54), such as 1+2, \
+             not {s:?}"
+        )
+    };
+    let t = s.trim();
+    let t = t
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .unwrap_or(t)
+        .trim()
+        .to_ascii_lowercase();
+    let num = |x: &str| x.trim().parse::<u32>().map_err(|_| err());
+    let int = |x: &str| x.trim().parse::<i32>().map_err(|_| err());
+    if let Some(n) = t.strip_suffix("-crit") {
+        return Ok(Bonus::CancelCriticals(num(n)?));
+    }
+    if let Some(n) = t.strip_suffix('d') {
+        return Ok(Bonus::Dice(num(n)?));
+    }
+    if let Some((n, m)) = t.split_once('*') {
+        return Ok(Bonus::Constant {
+            dice: num(n)?,
+            value: int(m)?,
+        });
+    }
+    if let Some((n, m)) = t.split_once('+') {
+        return Ok(Bonus::Plus {
+            dice: num(n)?,
+            modifier: int(m)?,
+        });
+    }
+    if let Some((n, m)) = t.split_once('-') {
+        return Ok(Bonus::Plus {
+            dice: num(n)?,
+            modifier: -int(m)?,
+        });
+    }
+    Err(err())
+}
+
+/// `task`.
+#[derive(Debug, clap::Args)]
+pub struct TaskArgs {
+    /// The skill's rank: the d6 rolled.
+    #[arg(long, value_name = "N")]
+    pub rank: u32,
+    /// The task's difficulty: each die's value must be at least this (L19; Easy 2 …
+    /// Madness 7, L99–L103).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub difficulty: i32,
+    /// The progress the task needs: successes accumulated over rounds (L19).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub progress: u32,
+    /// The progress must come from one roll (jumping a chasm, L19).
+    #[arg(long)]
+    pub all_or_nothing: bool,
+    /// With --odds: also the chance the task is complete within this many rounds.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub rounds: Option<u32>,
+    /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub implement: Vec<Bonus>,
+    /// Dice lent by others or held in reserve (aid another, L79); they never advance.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub aid: u32,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `attack`.
+#[derive(Debug, clap::Args)]
+pub struct AttackArgs {
+    /// The attack skill's rank: the attacker's d6.
+    #[arg(long, value_name = "N")]
+    pub attack: u32,
+    /// The defender's Defense rank (or the skill opposing): the blocking d6. 0: unopposed.
+    #[arg(long, value_name = "N")]
+    pub defense: u32,
+    /// The difficulty each attack die must meet to hit (default: no threshold, Basic
+    /// Melee, L107).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with = "range"
+    )]
+    pub difficulty: Option<i32>,
+    /// A ranged attack at this range in squares: difficulty Range + 1 (L109).
+    #[arg(long, value_name = "SQUARES", value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub range: Option<u32>,
+    /// The attacker's implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub attack_implement: Vec<Bonus>,
+    /// The defender's implement bonus (repeatable).
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub defense_implement: Vec<Bonus>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// Runs a Swimclass roll.
+pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
+    let rules = Rules::default();
+    match args.roll {
+        RollKind::Task(a) => task(a, rules, ctx),
+        RollKind::Attack(a) => attack(a, rules, ctx),
+    }
+}
+
+/// A rank's dice with implements (and aid), checked by the crate (`with_aid` checks the
+/// pool's size even with no aid).
+fn skill_dice(rank: u32, implements: &[Bonus], aid: u32) -> Result<SkillDice, CliError> {
+    let mut d = SkillDice::new(rank).with_aid(aid)?;
+    for &b in implements {
+        d = d.with_bonus(b)?;
+    }
+    Ok(d)
+}
+
+fn implements_json(implements: &[Bonus]) -> Value {
+    json!(implements.iter().map(Bonus::to_string).collect::<Vec<_>>())
+}
+
+/// Where a die came from, as the JSON names it.
+fn colour(d: &DieRoll) -> &'static str {
+    match d.source {
+        Source::Primary => "skill",
+        Source::Aid => "aid",
+        Source::Artifact => "artifact",
+        Source::Bonus => "constant",
+        _ => "opposition",
+    }
+}
+
+fn die_json(d: &DieRoll) -> Value {
+    json!({
+        "face": d.natural,
+        "modifier": d.modifier,
+        "value": d.value,
+        "colour": colour(d),
+        "success": d.flags.success,
+        "critical": d.flags.critical,
+        "blocked": d.flags.blocked,
+    })
+}
+
+fn list(dice: &[DieRoll]) -> String {
+    let v: Vec<String> = dice.iter().map(ToString::to_string).collect();
+    format!("[{}]", v.join(", "))
+}
+
+/// The criticals' law as text (`criticals: 1 3.1%, 2 0.4%`) and JSON.
+fn criticals(law: &Dist<u32>) -> (Option<String>, Value) {
+    let rows: Vec<Value> = law
+        .iter()
+        .map(|(c, p)| json!({ "criticals": c, "probability": p }))
+        .collect();
+    let some: Vec<String> = law
+        .iter()
+        .filter(|(c, _)| **c > 0)
+        .map(|(c, p)| format!("{c} ({})", percent(p, 4)))
+        .collect();
+    let text = (!some.is_empty()).then(|| format!("criticals: {}", some.join(", ")));
+    (text, Value::Array(rows))
+}
+
+fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "swimclass task";
+    let dice = skill_dice(a.rank, &a.implement, a.aid)?;
+    let task = if a.all_or_nothing {
+        Task::all_or_nothing(a.difficulty, a.progress)?
+    } else {
+        Task::over_rounds(a.difficulty, a.progress)?
+    };
+    let roll = TaskRoll::new(dice.clone(), task, rules)?;
+    let title = roll.to_string();
+    let fill = |o: &mut serde_json::Map<String, Value>| {
+        o.insert("rank".into(), json!(a.rank));
+        o.insert("difficulty".into(), json!(a.difficulty));
+        o.insert("progress".into(), json!(a.progress));
+        o.insert("all_or_nothing".into(), json!(a.all_or_nothing));
+        o.insert("aid".into(), json!(a.aid));
+        o.insert("implements".into(), implements_json(&a.implement));
+    };
+    if a.odds.odds {
+        let law = roll.distribution()?;
+        let successes = roll.progress().distribution()?;
+        let p_success = law.probability_where(|o| o.succeeded) + 0.0;
+        let p_advance = law.probability_where(|o| o.advances) + 0.0;
+        let crit_law = law.map(|o| o.criticals);
+        let p_critical = crit_law.probability_where(|&c| c > 0) + 0.0;
+        let (crit_text, crit_json) = criticals(&crit_law);
+        let mut o = OddsReport::new(cmd, title)
+            .note("outcome: successes (the progress one roll adds)")
+            .numeric(&successes)
+            .summary("p_success", "success", p_success)
+            .summary("p_advance", "the skill advances", p_advance)
+            .summary("p_critical", "at least one critical", p_critical);
+        if !roll.has_chance_of_failure() {
+            o = o.footnote("no chance of failure: the skill cannot advance (L27)");
+        }
+        if let Some(t) = crit_text {
+            o = o.footnote(t);
+        }
+        o = o
+            .field("criticals", crit_json)
+            .field("can_fail", roll.has_chance_of_failure());
+        if let Some(r) = a.rounds {
+            let p = roll.completion_chance(r)?;
+            let s = if r == 1 { "" } else { "s" };
+            o = o
+                .summary(
+                    "p_complete",
+                    format!("the task is complete within {r} round{s}"),
+                    p,
+                )
+                .field("rounds", r);
+        }
+        fill(&mut o.fields);
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let faces = dice.roll_faces(&mut seed.rng(), &rules);
+    let r = roll.resolve(&faces)?;
+    let mut progress = TaskProgress::new(task);
+    let status = progress.add(r.outcome.successes);
+    let mut report = RollReport::new(cmd, seed)
+        .line(title)
+        .line(format!("dice {r}"));
+    if a.progress > 1 {
+        report = report.line(format!("progress: {status}"));
+    }
+    let status_key = match status {
+        ProgressStatus::InProgress { .. } => "in_progress",
+        ProgressStatus::Complete => "complete",
+        ProgressStatus::Failed => "failed",
+    };
+    report = report
+        .field(
+            "dice",
+            json!(r.dice.iter().map(die_json).collect::<Vec<_>>()),
+        )
+        .field("succeeded", r.outcome.succeeded)
+        .field("successes", r.outcome.successes)
+        .field("criticals", r.outcome.criticals)
+        .field("advances", r.outcome.advances)
+        .field("status", status_key)
+        .field(
+            "outcome",
+            if r.outcome.succeeded {
+                "success"
+            } else {
+                "failure"
+            },
+        );
+    fill(&mut report.fields);
+    Ok(Report::Roll(report))
+}
+
+fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "swimclass attack";
+    let att = skill_dice(a.attack, &a.attack_implement, 0)?;
+    let def = if a.defense == 0 && a.defense_implement.is_empty() {
+        None
+    } else {
+        Some(skill_dice(a.defense, &a.defense_implement, 0)?)
+    };
+    let difficulty = match (a.difficulty, a.range) {
+        (Some(d), _) => d,
+        (None, Some(r)) => ranged_difficulty(r),
+        (None, None) => NO_THRESHOLD,
+    };
+    let roll = OpposedRoll::new(att.clone(), difficulty, def.clone(), rules)?;
+    let title = roll.to_string();
+    let difficulty_json = if difficulty == NO_THRESHOLD {
+        Value::Null
+    } else {
+        json!(difficulty)
+    };
+    let fill = |fields: &mut serde_json::Map<String, Value>| {
+        fields.insert("attack".into(), json!(a.attack));
+        fields.insert("defense".into(), json!(a.defense));
+        fields.insert("difficulty".into(), difficulty_json.clone());
+        fields.insert("range".into(), json!(a.range));
+        fields.insert(
+            "attack_implements".into(),
+            implements_json(&a.attack_implement),
+        );
+        fields.insert(
+            "defense_implements".into(),
+            implements_json(&a.defense_implement),
+        );
+    };
+    if a.odds.odds {
+        let law = roll.distribution()?;
+        let hits = roll.hits().distribution()?;
+        let p_success = law.probability_where(|o| o.succeeded) + 0.0;
+        let p_advance = law.probability_where(|o| o.advances) + 0.0;
+        let crit_law = law.map(|o| o.criticals);
+        let p_critical = crit_law.probability_where(|&c| c > 0) + 0.0;
+        let (crit_text, crit_json) = criticals(&crit_law);
+        let mut o = OddsReport::new(cmd, title)
+            .note("outcome: hits through (1 damage each)")
+            .numeric(&hits)
+            .summary("p_hit", "at least one hit through", p_success)
+            .summary("p_advance", "the attack skill advances", p_advance)
+            .summary("p_critical", "at least one critical", p_critical);
+        if let Some(t) = crit_text {
+            o = o.footnote(t);
+        }
+        o = o.field("criticals", crit_json);
+        fill(&mut o.fields);
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let mut rng = seed.rng();
+    let af = att.roll_faces(&mut rng, &rules);
+    let df = def
+        .as_ref()
+        .map_or_else(Vec::new, |d| d.roll_faces(&mut rng, &rules));
+    let r = roll.resolve(&af, &df)?;
+    let mut report = RollReport::new(cmd, seed).line(title).line(format!(
+        "attack {} vs defense {}",
+        list(&r.attack),
+        list(&r.defense)
+    ));
+    if !r.blocked.is_empty() {
+        let pairs: Vec<String> = r
+            .blocked
+            .iter()
+            .map(|&(x, y)| format!("{} by {}", r.attack[x].value, r.defense[y].value))
+            .collect();
+        report = report.line(format!("blocked: {}", pairs.join(", ")));
+    }
+    report = report
+        .line(r.outcome.to_string())
+        .field(
+            "attack_dice",
+            json!(r.attack.iter().map(die_json).collect::<Vec<_>>()),
+        )
+        .field(
+            "defense_dice",
+            json!(r.defense.iter().map(die_json).collect::<Vec<_>>()),
+        )
+        .field(
+            "blocked",
+            json!(
+                r.blocked
+                    .iter()
+                    .map(|&(x, y)| json!({ "attack_die": x, "defense_die": y }))
+                    .collect::<Vec<_>>()
+            ),
+        )
+        .field("hits", r.outcome.hits)
+        .field("succeeded", r.outcome.succeeded)
+        .field("criticals", r.outcome.criticals)
+        .field("advances", r.outcome.advances)
+        .field("outcome", if r.outcome.hits > 0 { "hit" } else { "miss" });
+    fill(&mut report.fields);
+    Ok(Report::Roll(report))
+}
