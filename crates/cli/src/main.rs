@@ -5,6 +5,7 @@
 //! prints one JSON object; `--seed N` replays a roll. Exit codes: 0 ok, 2 bad input, 1
 //! anything else. Every command, its output and its JSON schema: `docs/cli.md`.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod error;
 mod expr;
@@ -36,7 +37,7 @@ the game's terms and rolls its core mechanics, or gives their exact odds with --
 Every roll reports its seed; --seed N replays it exactly. --json prints one JSON object \
 instead of text (schemas in docs/cli.md).\n\n\
 Exit codes: 0 success, 2 bad input (with a one-line message), 1 anything else.",
-    after_help = "Examples:\n  dice roll 4d6kh3\n  dice odds 2d6+3\n  dice odds '1d20+5 vs 15' --json\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n\nRun `dice help <COMMAND>` for a command's own terms."
+    after_help = "Examples:\n  dice roll 4d6kh3\n  dice odds 2d6+3\n  dice odds '1d20+5 vs 15' --json\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice robots-and-rapiers save --tn 5\n\nRun `dice help <COMMAND>` for a command's own terms."
 )]
 struct Cli {
     /// Print one JSON object instead of text.
@@ -61,6 +62,10 @@ enum Command {
     ShapersPercentile(games::shapers_percentile::Args),
     #[command(name = "scratch-rps")]
     ScratchRps(games::scratch_rps::Args),
+    #[command(name = "swimclass")]
+    Swimclass(games::swimclass::Args),
+    #[command(name = "robots-and-rapiers")]
+    RobotsAndRapiers(games::robots_and_rapiers::Args),
 }
 
 /// What every command may use: the seed asked for.
@@ -84,6 +89,8 @@ fn run(command: Command, ctx: &Ctx) -> Result<Report, CliError> {
         Command::ShapersAndBots(a) => games::shapers_and_bots::run(a, ctx),
         Command::ShapersPercentile(a) => games::shapers_percentile::run(a, ctx),
         Command::ScratchRps(a) => games::scratch_rps::run(a, ctx),
+        Command::Swimclass(a) => games::swimclass::run(a, ctx),
+        Command::RobotsAndRapiers(a) => games::robots_and_rapiers::run(a, ctx),
     }
 }
 

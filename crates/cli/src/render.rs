@@ -178,7 +178,10 @@ fn odds_text(o: &OddsReport) -> String {
             percent(NEGLIGIBLE, 5)
         );
     }
-    if o.tail > 0.0 {
+    // Below 1e-12 the tail is rounding in the sum of an f64 law, or an exploding law's
+    // unlisted mass (at most dice-core's DEFAULT_TAIL_TOLERANCE): invisible at the table's
+    // precision, and still given by --json.
+    if o.tail >= 1e-12 {
         let _ = writeln!(
             s,
             "(a probability of {:.1e} lies beyond the last outcome listed)",
