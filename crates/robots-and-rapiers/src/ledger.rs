@@ -560,7 +560,7 @@ impl Ledger {
 
     /// Restores temporarily lost attribute points, 1 per success (L254, L1703), or
     /// malfunction losses on a Robot Repair vs. Articulation roll (L1719; 1:1, digest
-    /// [reading]).
+    /// reading).
     ///
     /// # Errors
     /// [`Error::NotAccomplished`]; [`Error::Unaffordable`].

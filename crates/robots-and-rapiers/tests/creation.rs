@@ -870,7 +870,8 @@ fn accessories_change_social_attributes_and_class() {
     assert_eq!(r.attributes.durability, 7);
     assert_eq!(r.anthropoid_class.value(), 8); // 5 + 5, −2 for Armor Plating
     assert_eq!(
-        Vocalization::Type5.voice_dice(rules.vocalization_five_dice),
+        Vocalization::Type5
+            .voice_dice(dice_robots_and_rapiers::Rules::default().vocalization_type5_dice),
         Some(2)
     ); // A22
     // Reserve Capacitors: (10 − Size)/2 rounded down, at least 1 (L970).

@@ -108,9 +108,6 @@ pub struct CreationRules {
     /// Dramatic Control costs of a Minor, Moderate and Major effect. A27b: 1 / 3 / 5
     /// (L1238, L1244, L1252), not the 2 / 4 of the example at L2208-2210.
     pub dramatic_control: [u32; 3],
-    /// Bonus dice of a Vocalization Type 5 to Voice Sensitive Programs. A22: +2 (L926),
-    /// not the +1 of L512.
-    pub vocalization_five_dice: i8,
 }
 
 impl Default for CreationRules {
@@ -127,7 +124,6 @@ impl Default for CreationRules {
             program_increase_cost: ProgramIncreaseCost::MemorySave,
             trait_count: TraitCount::SelfAwareness,
             dramatic_control: [1, 3, 5],
-            vocalization_five_dice: 2,
         }
     }
 }

@@ -371,12 +371,12 @@ impl Vocalization {
 
     /// Dice on Voice Sensitive rolls, or `None` when they are impossible (Type 0, mute).
     /// `type_five` is the Type 5 bonus: +2 by the ruling A22
-    /// ([`CreationRules::vocalization_five_dice`](super::CreationRules::vocalization_five_dice)),
-    /// +1 by L512.
+    /// ([`Rules::vocalization_type5_dice`](crate::Rules::vocalization_type5_dice), the one
+    /// knob for it), +1 by L512.
     ///
     /// ```
-    /// use dice_robots_and_rapiers::creation::{CreationRules, Vocalization};
-    /// let five = CreationRules::default().vocalization_five_dice;
+    /// use dice_robots_and_rapiers::{Rules, creation::Vocalization};
+    /// let five = Rules::default().vocalization_type5_dice;
     /// assert_eq!(Vocalization::Type5.voice_dice(five), Some(2));
     /// assert_eq!(Vocalization::Type3.voice_dice(five), Some(0));
     /// ```
