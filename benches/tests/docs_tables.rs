@@ -564,6 +564,206 @@ fn scratch_rps_page() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Project Swimclass (docs/swimclass.md).
+// ---------------------------------------------------------------------------------------
+
+mod sw {
+    use super::*;
+    use dice_swimclass::{HitTable, Rules, SkillDice, Task, TaskRoll, ranged_difficulty};
+
+    /// Ranks down the side and difficulties 1–6 across.
+    const RANKS: std::ops::RangeInclusive<u32> = 1..=8;
+    const DIFFICULTIES: std::ops::RangeInclusive<i32> = 1..=6;
+
+    /// A rank × difficulty table of one chance of a single-success task roll.
+    fn task_grid(chance: fn(&TaskRoll) -> f64) -> String {
+        let mut headers = vec!["rank ↓ difficulty →".to_string()];
+        headers.extend(DIFFICULTIES.map(|d| d.to_string()));
+        let mut g = Grid::new(&headers);
+        for rank in RANKS {
+            let mut row = vec![rank.to_string()];
+            for difficulty in DIFFICULTIES {
+                let roll = TaskRoll::new(
+                    SkillDice::new(rank),
+                    Task::single(difficulty).expect("a task"),
+                    Rules::default(),
+                )
+                .expect("a task roll");
+                row.push(percent(chance(&roll)));
+            }
+            g.row(&row);
+        }
+        g.finish()
+    }
+
+    /// P(a task needing one success succeeds): rank × difficulty.
+    pub fn task() -> String {
+        task_grid(|r| r.success_chance().expect("the exact success chance"))
+    }
+
+    /// P(the roll advances the skill): rank × difficulty.
+    pub fn advance() -> String {
+        task_grid(|r| r.advance_chance().expect("the exact advancement chance"))
+    }
+
+    /// Expected hits through: attack rank × defense rank at difficulty 2 (Basic Ranged at
+    /// one square), plain dice on both sides (the crate's `HitTable`).
+    pub fn hits() -> String {
+        let table = HitTable::new(8, 8, ranged_difficulty(1), &[], &[], &Rules::default())
+            .expect("the designer's hit table");
+        let mut headers = vec!["attack ↓ defense →".to_string()];
+        headers.extend((1..=table.defense_max).map(|d| d.to_string()));
+        let mut g = Grid::new(&headers);
+        for a in 1..=table.attack_max {
+            let mut row = vec![a.to_string()];
+            for d in 1..=table.defense_max {
+                let law = table.distribution(a, d).expect("a cell of the table");
+                assert!(law.tail() < 1e-12, "a hit law with an unlisted tail");
+                row.push(number(law.mean(), 2));
+            }
+            g.row(&row);
+        }
+        g.finish()
+    }
+}
+
+#[test]
+fn swimclass_page() {
+    check_page(
+        "swimclass.md",
+        &[
+            ("task", sw::task),
+            ("hits", sw::hits),
+            ("advance", sw::advance),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Robots & Rapiers (docs/robots-and-rapiers.md).
+// ---------------------------------------------------------------------------------------
+
+mod rr {
+    use super::*;
+    use dice_robots_and_rapiers::creation::DesignPointsRoll;
+    use dice_robots_and_rapiers::{BaseActionPoints, Rules, SaveOutcome, SavingThrow, Test};
+
+    /// P(at least one success) of an unopposed Test: dice × TN.
+    pub fn test() -> String {
+        let tns = 1..=9;
+        let mut headers = vec!["dice ↓ TN →".to_string()];
+        headers.extend(tns.clone().map(|t| t.to_string()));
+        let mut g = Grid::new(&headers);
+        for dice in 1..=12u32 {
+            let mut row = vec![dice.to_string()];
+            for tn in tns.clone() {
+                let d = law(Test::new(dice, tn).expect("a Test").distribution());
+                row.push(percent(d.probability_where(|&n| n >= 1)));
+            }
+            g.row(&row);
+        }
+        g.finish()
+    }
+
+    /// Saving Throw outcomes and the expected temporary attribute loss by TN.
+    pub fn save() -> String {
+        let rules = Rules::default();
+        let mut g = Grid::new(&[
+            "TN",
+            "Total Success",
+            "Partial (1 failed die)",
+            "Partial (2 failed dice)",
+            "Total Failure",
+            "expected loss",
+        ]);
+        for tn in 1..=10 {
+            let save = SavingThrow::new(tn).expect("a Saving Throw");
+            let d = law(save.distribution());
+            g.row(&[
+                tn.to_string(),
+                percent(d.probability(&SaveOutcome::TotalSuccess)),
+                percent(d.probability(&SaveOutcome::PartialFailure { successes: 2 })),
+                percent(d.probability(&SaveOutcome::PartialFailure { successes: 1 })),
+                percent(d.probability(&SaveOutcome::TotalFailure)),
+                number(save.expected_loss(&rules).expect("the expected loss"), 2),
+            ]);
+        }
+        g.finish()
+    }
+
+    /// The combat Base Action Point TNs with the situation each stands for.
+    const AP_TNS: [(i32, &str); 5] = [
+        (3, "TN 3 (2× or more)"),
+        (4, "TN 4 (larger)"),
+        (5, "TN 5 (equal)"),
+        (6, "TN 6 (smaller)"),
+        (7, "TN 7 (½ or fewer)"),
+    ];
+
+    /// Mean Base Action Points: dice (Processor + Self Awareness) × TN.
+    pub fn action_points() -> String {
+        let rules = Rules::default();
+        let mut headers = vec!["dice ↓ side sizes →".to_string()];
+        headers.extend(AP_TNS.iter().map(|(_, label)| label.to_string()));
+        let mut g = Grid::new(&headers);
+        for dice in [1u32, 2, 3, 4, 5, 6, 7, 8, 10, 12] {
+            let mut row = vec![dice.to_string()];
+            for (tn, _) in AP_TNS {
+                let ap = BaseActionPoints::new(dice, tn, &rules).expect("a Base AP roll");
+                row.push(number(law(ap.distribution()).mean(), 2));
+            }
+            g.row(&row);
+        }
+        g.finish()
+    }
+
+    /// The law of Base Action Points for 6 dice, by TN.
+    pub fn action_points_6() -> String {
+        let rules = Rules::default();
+        let mut g = Grid::new(&["TN", "1", "2", "3", "4", "5", "6", "7"]);
+        for (tn, label) in AP_TNS {
+            let ap = BaseActionPoints::new(6, tn, &rules).expect("a Base AP roll");
+            let d = law(ap.distribution());
+            let mut row = vec![label.to_string()];
+            row.extend((1..=7u32).map(|k| percent(d.probability(&k))));
+            g.row(&row);
+        }
+        g.finish()
+    }
+
+    /// Mean Design Points: X (from Size) × starting Anthropoid Class.
+    pub fn design_points() -> String {
+        let classes = [0u32, 2, 4, 5, 6, 8, 10];
+        let mut headers = vec!["X ↓ Anthropoid Class →".to_string()];
+        headers.extend(classes.iter().map(|c| c.to_string()));
+        let mut g = Grid::new(&headers);
+        for x in 2..=8u32 {
+            let mut row = vec![x.to_string()];
+            for ac in classes {
+                let roll = DesignPointsRoll::new(x, ac).expect("a Design Points roll");
+                row.push(number(law(roll.distribution()).mean(), 2));
+            }
+            g.row(&row);
+        }
+        g.finish()
+    }
+}
+
+#[test]
+fn robots_and_rapiers_page() {
+    check_page(
+        "robots-and-rapiers.md",
+        &[
+            ("test", rr::test),
+            ("save", rr::save),
+            ("action_points", rr::action_points),
+            ("action_points_6", rr::action_points_6),
+            ("design_points", rr::design_points),
+        ],
+    );
+}
+
+// ---------------------------------------------------------------------------------------
 // The machinery's own checks.
 // ---------------------------------------------------------------------------------------
 
