@@ -1,7 +1,7 @@
 //! Rolls a dice expression and prints its exact odds.
 //!
 //! ```sh
-//! cargo run -p dice-notation --example roll -- "4d6kh3" [seed]
+//! cargo run -p dice-notation --example roll_expression -- "4d6kh3" [seed]
 //! ```
 
 use dice_notation::Expression;
