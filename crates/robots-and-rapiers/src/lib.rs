@@ -109,7 +109,8 @@ pub use ledger::{Breadth, Faster, Ledger, Spend, parallel_bonus, spread_multiple
 pub use opposed::{ChainedTest, MAX_CHAIN, RelatedPrograms};
 pub use rules::{Outnumbering, Rounding, Rules};
 pub use save::{
-    AttributeLoss, Compulsion, RoleSave, SAVE_DICE, SaveOutcome, SaveRoll, SavingThrow,
+    AttributeLoss, Compulsion, Debate, DebateResult, RoleSave, SAVE_DICE, SaveOutcome, SaveRoll,
+    SavingThrow, SensorSave,
 };
 pub use test::{
     Dice, ExtraTime, InspirationRoll, MAX_POOL, MAX_TN, OpposingRoll, Opposition, Test, TestResult,

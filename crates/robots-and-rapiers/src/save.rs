@@ -572,3 +572,239 @@ impl fmt::Display for RoleSave {
         }
     }
 }
+
+/// A Perception Save aimed at a single sense (§2.8, L1928–1936): the TN is "2 × a single
+/// sensor" instead of Perception, and the "total loss to a sensor cannot exceed the total
+/// level of that sensor" (L1932).
+///
+/// ```
+/// use dice_core::Exact;
+/// use dice_robots_and_rapiers::{Rules, SaveOutcome, SensorSave};
+/// // A blinding flash against Visual 3: TN 6, and at most 3 points of Visual lost.
+/// let flash = SensorSave::new(3, &[])?;
+/// assert_eq!(flash.save().tn(), 6);
+/// assert_eq!(flash.loss(SaveOutcome::TotalFailure, &Rules::default()), 3);
+/// assert_eq!(flash.loss(SaveOutcome::PartialFailure { successes: 2 }, &Rules::default()), 2);
+/// assert!((flash.distribution()?.total() - 1.0).abs() < 1e-12);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SensorSave {
+    sensor: u32,
+    save: SavingThrow,
+}
+
+impl SensorSave {
+    /// A save of the sense whose sensor is at level `sensor`, with TN modifiers.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a sensor above 100 or a TN beyond ±[`crate::MAX_TN`].
+    ///
+    /// ```
+    /// let s = dice_robots_and_rapiers::SensorSave::new(4, &[-1])?;
+    /// assert_eq!((s.sensor(), s.save().tn()), (4, 7));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn new(sensor: u32, modifiers: &[i32]) -> Result<Self, Error> {
+        if sensor > 100 {
+            return Err(Error::OutOfRange {
+                what: "a sensor's level",
+                value: i64::from(sensor),
+                min: 0,
+                max: 100,
+            });
+        }
+        Ok(SensorSave {
+            sensor,
+            save: SavingThrow::against(2 * sensor as i32, modifiers)?,
+        })
+    }
+
+    /// The sensor's level.
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::SensorSave::new(2, &[])?.sensor(), 2);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn sensor(&self) -> u32 {
+        self.sensor
+    }
+
+    /// The Saving Throw itself (TN = 2 × the sensor + modifiers).
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::SensorSave::new(2, &[1])?.save().tn(), 5);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn save(&self) -> &SavingThrow {
+        &self.save
+    }
+
+    /// The sensor points lost on `outcome`: the usual loss, capped at the sensor's level.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Rules, SaveOutcome, SensorSave};
+    /// let s = SensorSave::new(1, &[])?;
+    /// assert_eq!(s.loss(SaveOutcome::PartialFailure { successes: 1 }, &Rules::default()), 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn loss(&self, outcome: SaveOutcome, rules: &Rules) -> u32 {
+        outcome.attribute_loss(rules).min(self.sensor)
+    }
+
+    /// The exact law of the sensor points lost.
+    ///
+    /// # Errors
+    /// None in practice.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Rules, SensorSave};
+    /// // TN 0 (a sensor at 0): a certain Total Failure, but nothing left to lose.
+    /// let d = SensorSave::new(0, &[])?.loss_distribution(&Rules::default())?;
+    /// assert_eq!(d.probability(&0), 1.0);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn loss_distribution(&self, rules: &Rules) -> Result<Dist<u32>, Error> {
+        Ok(self.distribution()?.map(|&o| self.loss(o, rules)))
+    }
+}
+
+impl Roll for SensorSave {
+    type Outcome = SaveOutcome;
+    #[inline]
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> SaveOutcome {
+        self.save.roll(rng)
+    }
+}
+
+impl Exact for SensorSave {
+    /// The law of the underlying [`SavingThrow`].
+    fn distribution(&self) -> Result<Dist<SaveOutcome>, dice_core::Error> {
+        self.save.distribution()
+    }
+}
+
+impl fmt::Display for SensorSave {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sensor save (sensor {}): {}", self.sensor, self.save)
+    }
+}
+
+/// Whether the loser of an opposed Academics vs Processor roll keeps arguing.
+///
+/// ```
+/// use dice_robots_and_rapiers::DebateResult;
+/// assert_eq!(DebateResult::Loses.to_string(), "loses the debate");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum DebateResult {
+    /// A Total Failure, or Memory brought to 0 or below: the debate is lost.
+    Loses,
+    /// The robot keeps its footing (and takes the Memory loss).
+    Holds,
+}
+
+impl fmt::Display for DebateResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(match self {
+            DebateResult::Loses => "loses the debate",
+            DebateResult::Holds => "holds",
+        })
+    }
+}
+
+/// A debate (§2.7, L1920): an opposed Academics vs Processor roll; "the loser makes a Memory
+/// Save at −(extra successes)". A Total Failure, or Memory reaching 0, loses the debate.
+///
+/// ```
+/// use dice_core::{Exact, Roll};
+/// use dice_robots_and_rapiers::{Debate, DebateResult, Rules, SaveOutcome};
+/// // Memory 5, out-argued by 2: a Memory Save at TN 3.
+/// let d = Debate::new(5, 2, Rules::default())?;
+/// assert_eq!(d.save().tn(), 3);
+/// assert_eq!(d.result(SaveOutcome::TotalFailure), DebateResult::Loses);
+/// // One failed die costs 2 Memory: 5 → 3, the robot holds.
+/// assert_eq!(d.result(SaveOutcome::PartialFailure { successes: 2 }), DebateResult::Holds);
+/// // Only a Total Failure loses here (two failed dice leave Memory 1): 0.7³.
+/// let p_lose = d.distribution()?.probability(&DebateResult::Loses);
+/// assert!((p_lose - 0.7f64.powi(3)).abs() < 1e-12);
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Debate {
+    memory: i32,
+    save: SavingThrow,
+    rules: Rules,
+}
+
+impl Debate {
+    /// The loser's Memory and the winner's extra successes.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] when the TN (Memory − extra successes) is beyond
+    /// ±[`crate::MAX_TN`].
+    ///
+    /// ```
+    /// assert!(dice_robots_and_rapiers::Debate::new(4, 1, Default::default()).is_ok());
+    /// ```
+    pub fn new(memory: i32, extra_successes: u32, rules: Rules) -> Result<Self, Error> {
+        let penalty = i32::try_from(extra_successes).unwrap_or(i32::MAX);
+        Ok(Debate {
+            memory,
+            save: SavingThrow::against(memory, &[penalty.saturating_neg()])?,
+            rules,
+        })
+    }
+
+    /// The loser's Memory Save.
+    ///
+    /// ```
+    /// let d = dice_robots_and_rapiers::Debate::new(6, 4, Default::default())?;
+    /// assert_eq!(d.save().tn(), 2);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn save(&self) -> &SavingThrow {
+        &self.save
+    }
+
+    /// The pure form: what a save's outcome means for the debate.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Debate, DebateResult, SaveOutcome};
+    /// // Memory 2: one failed die takes it to 0, which loses the debate.
+    /// let d = Debate::new(2, 0, Default::default())?;
+    /// assert_eq!(d.result(SaveOutcome::PartialFailure { successes: 2 }), DebateResult::Loses);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn result(&self, outcome: SaveOutcome) -> DebateResult {
+        let loss = AttributeLoss::apply(self.memory, outcome, &self.rules);
+        if outcome.is_total_failure() || loss.value <= 0 {
+            DebateResult::Loses
+        } else {
+            DebateResult::Holds
+        }
+    }
+}
+
+impl Roll for Debate {
+    type Outcome = DebateResult;
+    #[inline]
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> DebateResult {
+        self.result(self.save.roll(rng))
+    }
+}
+
+impl Exact for Debate {
+    /// The save's law mapped through [`Debate::result`].
+    fn distribution(&self) -> Result<Dist<DebateResult>, dice_core::Error> {
+        Ok(self.save.distribution()?.map(|&o| self.result(o)))
+    }
+}
+
+impl fmt::Display for Debate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "debate: Memory {}, {}", self.memory, self.save)
+    }
+}

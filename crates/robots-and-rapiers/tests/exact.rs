@@ -319,3 +319,61 @@ fn big_laws_are_proper() {
         assert!((d.mean() - mean).abs() < 1e-9);
     }
 }
+
+/// §2.8 (L1930–1932): a single-sense save rolls against 2 × the sensor, and the loss never
+/// exceeds the sensor's level; every 3d10 roll, for sensors 0–5.
+#[test]
+fn sensor_save_matches_enumeration() {
+    use dice_robots_and_rapiers::SensorSave;
+    let rules = Rules::default();
+    for sensor in 0..=5u32 {
+        let s = SensorSave::new(sensor, &[]).unwrap();
+        let tn = 2 * sensor as u8;
+        let by_hand = enumerate(3, |f| {
+            let successes = f.iter().filter(|&&x| x <= tn).count() as u32;
+            // 2 per failed die, 6 on a Total Failure (A8), capped at the sensor's level.
+            let loss = if successes == 0 {
+                6
+            } else {
+                2 * (3 - successes)
+            };
+            loss.min(sensor)
+        });
+        same(
+            &as_map(&s.loss_distribution(&rules).unwrap()),
+            &by_hand,
+            EPS,
+        );
+        let outcomes = enumerate(3, |f| {
+            SaveOutcome::from_successes(f.iter().filter(|&&x| x <= tn).count() as u32)
+        });
+        same(&as_map(&s.distribution().unwrap()), &outcomes, EPS);
+    }
+}
+
+/// §2.7 (L1920): the debate's loser saves Memory at −(extra successes); a Total Failure or
+/// Memory at 0 or below loses the debate. Every 3d10 roll, Memory 1–8, margins 0–4.
+#[test]
+fn debate_matches_enumeration() {
+    use dice_robots_and_rapiers::{Debate, DebateResult};
+    for memory in 1..=8i32 {
+        for margin in 0..=4u32 {
+            let d = Debate::new(memory, margin, Rules::default()).unwrap();
+            let tn = memory - margin as i32;
+            let by_hand = enumerate(3, |f| {
+                let successes = f.iter().filter(|&&x| i32::from(x) <= tn).count() as i32;
+                let loss = if successes == 0 {
+                    6
+                } else {
+                    2 * (3 - successes)
+                };
+                if successes == 0 || memory - loss <= 0 {
+                    DebateResult::Loses
+                } else {
+                    DebateResult::Holds
+                }
+            });
+            same(&as_map(&d.distribution().unwrap()), &by_hand, EPS);
+        }
+    }
+}
