@@ -286,10 +286,12 @@ impl Simulation {
                     })
             };
             match self.threads {
-                Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-                    Ok(pool) => pool.install(work),
+                // One thread: the calling thread, with no pool to wake (same results).
+                Some(1) => self.sequential(mechanic, range),
+                Some(n) => match thread_pool(n) {
+                    Some(pool) => pool.install(work),
                     // No pool could be built: run on the calling thread (same results).
-                    Err(_) => self.sequential(mechanic, range),
+                    None => self.sequential(mechanic, range),
                 },
                 None => work(),
             }
@@ -378,4 +380,36 @@ fn from_small_index<O: 'static + Clone>(k: usize) -> Option<O> {
         return None;
     };
     boxed.downcast_ref::<O>().cloned()
+}
+
+/// Pools of an exact size kept for the life of the process: building one spawns its threads,
+/// which cost about 3 ms a run on the 2-core machine the benches run on (a third of a
+/// million-trial run of a cheap mechanic), so each size is built once and reused.
+#[cfg(feature = "parallel")]
+const MAX_CACHED_POOLS: usize = 8;
+
+/// The cached pool of `threads` threads, built on first use; `None` if it cannot be built.
+#[cfg(feature = "parallel")]
+fn thread_pool(threads: usize) -> Option<std::sync::Arc<rayon::ThreadPool>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Pools = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+    // A poisoned lock only means another run panicked while holding it; the list is intact.
+    let mut pools = pools
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, pool)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()?,
+    );
+    if pools.len() < MAX_CACHED_POOLS {
+        pools.push((threads, Arc::clone(&pool)));
+    }
+    Some(pool)
 }
