@@ -605,6 +605,34 @@ mod tests {
     }
 }
 
+/// The binomial law of successes among `n` trials of probability `p`, as `pmf[0..=n]`: the
+/// law every success count of identical dice is built from, for crates that build their own
+/// laws (each term accurate to a few ulps, nothing underflows near the mode).
+///
+/// # Errors
+/// [`Error::Probability`] unless `0 ≤ p ≤ 1`; [`Error::OutOfRange`] when `n` is above
+/// [`crate::MAX_ROLLED_DICE`].
+///
+/// ```
+/// let pmf = dice_core::binomial_pmf(3, 0.5)?;
+/// assert_eq!(pmf, vec![0.125, 0.375, 0.375, 0.125]);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+pub fn binomial_pmf(n: u32, p: f64) -> Result<Vec<f64>, Error> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(Error::Probability { value: p });
+    }
+    if u64::from(n) > crate::MAX_ROLLED_DICE {
+        return Err(Error::OutOfRange {
+            what: "number of trials",
+            value: i64::from(n),
+            min: 0,
+            max: crate::MAX_ROLLED_DICE as i64,
+        });
+    }
+    Ok(binomial(n, p))
+}
+
 /// The binomial law of successes among `n` trials of probability `p`, as `pmf[0..=n]`.
 ///
 /// Computed from the mode outwards with the ratio `pmf(c+1)/pmf(c) = (n−c)/(c+1) · p/(1−p)`

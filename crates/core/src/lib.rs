@@ -83,7 +83,7 @@ pub use rand;
 pub use rand::Rng;
 
 pub use die::{Die, MAX_SIDES, MIN_SIDES};
-pub use dist::{Dist, Numeric};
+pub use dist::{Dist, Numeric, binomial_pmf};
 pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
 pub use opposed::{BlockRule, Blocked, Blocking, Cancellation, block, cancel};

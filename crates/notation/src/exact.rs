@@ -669,27 +669,11 @@ fn keep_law(
     .trim())
 }
 
-/// The binomial law of `n` trials of probability `p`, as `pmf[0..=n]`, from logarithms.
-pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
-    let n_us = n as usize;
-    let mut pmf = vec![0.0; n_us + 1];
-    if p <= 0.0 {
-        pmf[0] = 1.0;
-        return pmf;
-    }
-    if p >= 1.0 {
-        pmf[n_us] = 1.0;
-        return pmf;
-    }
-    let (ln_p, ln_q) = (p.ln(), (-p).ln_1p());
-    let mut ln_choose = 0.0; // ln C(n, c)
-    for (c, slot) in pmf.iter_mut().enumerate() {
-        *slot = (ln_choose + c as f64 * ln_p + (n_us - c) as f64 * ln_q).exp();
-        if c < n_us {
-            ln_choose += ((n_us - c) as f64).ln() - ((c + 1) as f64).ln();
-        }
-    }
-    pmf
+/// The binomial law of `n` trials of probability `p` (clamped to 0–1), as `pmf[0..=n]`:
+/// dice-core's, which every success count there is built from.
+fn binomial(n: u32, p: f64) -> Vec<f64> {
+    // `n` is at most a pool's dice (≤ MAX_DICE), so only a NaN could be refused: none.
+    dice_core::binomial_pmf(n, p.clamp(0.0, 1.0)).unwrap_or_else(|_| vec![0.0; n as usize + 1])
 }
 
 /// The law of a streak whose face set dice-core cannot hold: geometric in the chance `p`
