@@ -145,7 +145,10 @@ impl<T: Ord + Clone> Dist<T> {
     /// # Ok::<(), dice_core::Error>(())
     /// ```
     pub fn probability_where(&self, mut pred: impl FnMut(&T) -> bool) -> f64 {
-        self.iter().filter(|(o, _)| pred(o)).map(|(_, p)| p).sum()
+        // A fold from +0.0: `f64`'s `sum` of nothing is −0.0.
+        self.iter()
+            .filter(|(o, _)| pred(o))
+            .fold(0.0, |acc, (_, p)| acc + p)
     }
 
     /// P(outcome ≤ `value`).
@@ -154,7 +157,7 @@ impl<T: Ord + Clone> Dist<T> {
             Ok(i) => i + 1,
             Err(i) => i,
         };
-        self.probs[..end].iter().sum()
+        self.probs[..end].iter().fold(0.0, |acc, p| acc + p)
     }
 
     /// P(outcome ≥ `value`), tail included.
@@ -564,6 +567,15 @@ impl Dense {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn nothing_has_probability_plus_zero() {
+        let d = Dist::from_pairs([(1, 0.5), (2, 0.5)]).unwrap();
+        assert!(d.probability_where(|&o| o > 5).is_sign_positive());
+        assert!(d.cdf(&0).is_sign_positive());
+        assert!(d.probability(&7).is_sign_positive());
+    }
+
     use super::*;
 
     #[test]

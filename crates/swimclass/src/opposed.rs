@@ -328,7 +328,7 @@ impl OpposedRoll {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn success_chance(&self) -> Result<f64, Error> {
-        Ok(self.law()?.probability_where(|o| o.succeeded) + 0.0)
+        Ok(self.law()?.probability_where(|o| o.succeeded))
     }
 
     /// The exact chance the actor's skill advances.
@@ -345,7 +345,7 @@ impl OpposedRoll {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn advance_chance(&self) -> Result<f64, Error> {
-        Ok(self.law()?.probability_where(|o| o.advances) + 0.0)
+        Ok(self.law()?.probability_where(|o| o.advances))
     }
 
     fn law(&self) -> Result<Dist<OpposedOutcome>, Error> {

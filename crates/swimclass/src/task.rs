@@ -368,7 +368,7 @@ impl TaskRoll {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn success_chance(&self) -> Result<f64, Error> {
-        Ok(self.law()?.probability_where(|o| o.succeeded) + 0.0)
+        Ok(self.law()?.probability_where(|o| o.succeeded))
     }
 
     /// The exact chance this roll advances the skill.
@@ -384,7 +384,7 @@ impl TaskRoll {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn advance_chance(&self) -> Result<f64, Error> {
-        Ok(self.law()?.probability_where(|o| o.advances) + 0.0)
+        Ok(self.law()?.probability_where(|o| o.advances))
     }
 
     /// The successes (progress) one roll adds, as a mechanic of its own ([`Progress`]).

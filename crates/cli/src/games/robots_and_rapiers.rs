@@ -175,10 +175,10 @@ fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
             .summary(
                 "p_accomplished",
                 "accomplished, net 1 or more",
-                law.probability_where(|&n| n >= 1) + 0.0,
+                law.probability_where(|&n| n >= 1),
             );
         if t.opposition().is_some() {
-            o = o.summary("p_tie", "tie, net 0", law.probability(&0) + 0.0);
+            o = o.summary("p_tie", "tie, net 0", law.probability(&0));
         }
         o = o.field("expected_successes", t.expected_successes());
         fill(&mut o.fields);
@@ -281,12 +281,12 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .summary(
                 "p_total_success",
                 "Total Success",
-                law.probability(&SaveOutcome::TotalSuccess) + 0.0,
+                law.probability(&SaveOutcome::TotalSuccess),
             )
             .summary(
                 "p_total_failure",
                 "Total Failure",
-                law.probability(&SaveOutcome::TotalFailure) + 0.0,
+                law.probability(&SaveOutcome::TotalFailure),
             );
         let expected = s.expected_loss(rules)?;
         o = o
@@ -294,7 +294,7 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .field("expected_loss", expected);
         if let Some(c) = a.current {
             let p_full =
-                law.probability_where(|&out| AttributeLoss::apply(c, out, rules).full_effect) + 0.0;
+                law.probability_where(|&out| AttributeLoss::apply(c, out, rules).full_effect);
             o = o.summary(
                 "p_full_effect",
                 format!("full effect, the attribute at {c}"),

@@ -219,6 +219,35 @@ fn list(dice: &[DieRoll]) -> String {
 }
 
 /// The criticals' law as text (`criticals: 1 3.1%, 2 0.4%`) and JSON.
+/// What the exact law of a task roll or an attack adds to its odds table: P(success),
+/// P(the skill advances), P(at least one critical) and the law of criticals.
+struct Chances {
+    success: f64,
+    advance: f64,
+    critical: f64,
+    critical_text: Option<String>,
+    critical_json: Value,
+}
+
+impl Chances {
+    fn of<O: Ord + Clone>(
+        law: &Dist<O>,
+        succeeded: impl Fn(&O) -> bool,
+        advances: impl Fn(&O) -> bool,
+        criticals_of: impl Fn(&O) -> u32,
+    ) -> Chances {
+        let crit_law = law.map(criticals_of);
+        let (critical_text, critical_json) = criticals(&crit_law);
+        Chances {
+            success: law.probability_where(succeeded),
+            advance: law.probability_where(advances),
+            critical: crit_law.probability_where(|&c| c > 0),
+            critical_text,
+            critical_json,
+        }
+    }
+}
+
 fn criticals(law: &Dist<u32>) -> (Option<String>, Value) {
     let rows: Vec<Value> = law
         .iter()
@@ -254,25 +283,21 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
     if a.odds.odds {
         let law = roll.distribution()?;
         let successes = roll.progress().distribution()?;
-        let p_success = law.probability_where(|o| o.succeeded) + 0.0;
-        let p_advance = law.probability_where(|o| o.advances) + 0.0;
-        let crit_law = law.map(|o| o.criticals);
-        let p_critical = crit_law.probability_where(|&c| c > 0) + 0.0;
-        let (crit_text, crit_json) = criticals(&crit_law);
+        let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
         let mut o = OddsReport::new(cmd, title)
             .note("outcome: successes (the progress one roll adds)")
             .numeric(&successes)
-            .summary("p_success", "success", p_success)
-            .summary("p_advance", "the skill advances", p_advance)
-            .summary("p_critical", "at least one critical", p_critical);
+            .summary("p_success", "success", c.success)
+            .summary("p_advance", "the skill advances", c.advance)
+            .summary("p_critical", "at least one critical", c.critical);
         if !roll.has_chance_of_failure() {
             o = o.footnote("no chance of failure: the skill cannot advance (L27)");
         }
-        if let Some(t) = crit_text {
+        if let Some(t) = c.critical_text {
             o = o.footnote(t);
         }
         o = o
-            .field("criticals", crit_json)
+            .field("criticals", c.critical_json)
             .field("can_fail", roll.has_chance_of_failure());
         if let Some(r) = a.rounds {
             let p = roll.completion_chance(r)?;
@@ -363,21 +388,17 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
     if a.odds.odds {
         let law = roll.distribution()?;
         let hits = roll.hits().distribution()?;
-        let p_success = law.probability_where(|o| o.succeeded) + 0.0;
-        let p_advance = law.probability_where(|o| o.advances) + 0.0;
-        let crit_law = law.map(|o| o.criticals);
-        let p_critical = crit_law.probability_where(|&c| c > 0) + 0.0;
-        let (crit_text, crit_json) = criticals(&crit_law);
+        let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
         let mut o = OddsReport::new(cmd, title)
             .note("outcome: hits through (1 damage each)")
             .numeric(&hits)
-            .summary("p_hit", "at least one hit through", p_success)
-            .summary("p_advance", "the attack skill advances", p_advance)
-            .summary("p_critical", "at least one critical", p_critical);
-        if let Some(t) = crit_text {
+            .summary("p_hit", "at least one hit through", c.success)
+            .summary("p_advance", "the attack skill advances", c.advance)
+            .summary("p_critical", "at least one critical", c.critical);
+        if let Some(t) = c.critical_text {
             o = o.footnote(t);
         }
-        o = o.field("criticals", crit_json);
+        o = o.field("criticals", c.critical_json);
         fill(&mut o.fields);
         return Ok(Report::Odds(o));
     }
