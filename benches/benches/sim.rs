@@ -2,9 +2,13 @@
 //! mechanic's own roll loop measured in the same run, so the simulation's overhead per trial
 //! (chunking, per-chunk RNG, histogram counting, merging) is the difference of the two.
 //!
+//! `N_thread_after_pause` times a run that follows 20 ms of idleness, so the pool's threads
+//! have to be woken as in a one-off query; `N_thread` times back-to-back runs.
+//!
 //! Run with `cargo bench -p dice-benches --bench sim`.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dice_core::{Comparison, Die, Pool, Roll, SuccessPool};
@@ -16,6 +20,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 /// Trials per measured iteration.
 const TRIALS: u64 = 1 << 20;
+/// The idle time before each run of the `_after_pause` benches.
+const PAUSE: Duration = Duration::from_millis(20);
 
 fn bench_mechanic<M>(c: &mut Criterion, name: &str, m: &M)
 where
@@ -40,6 +46,27 @@ where
             .expect("valid");
         g.bench_function(format!("{threads}_thread"), |b| {
             b.iter(|| black_box(sim.run(black_box(m))))
+        });
+    }
+    // A run after a pause, as a one-off query (the `dice` tool, a designer's script) meets
+    // it: the pool's threads have gone to sleep and must be woken, which on a virtual
+    // machine can take a millisecond. Only the run is timed, not the pause.
+    for threads in [1, 2] {
+        let sim = Simulation::new(1, TRIALS)
+            .expect("valid")
+            .threads(threads)
+            .expect("valid");
+        g.bench_function(format!("{threads}_thread_after_pause"), |b| {
+            b.iter_custom(|iters| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(PAUSE);
+                    let start = Instant::now();
+                    black_box(sim.run(black_box(m)));
+                    timed += start.elapsed();
+                }
+                timed
+            })
         });
     }
     g.finish();

@@ -379,10 +379,14 @@ impl<O: Eq + Hash + Clone + Ord> Estimates<O> {
 
 impl<O: Eq + Hash + Clone + Ord + Numeric> Estimates<O> {
     /// The sample mean of a numeric outcome.
+    ///
+    /// Summed in increasing order of outcome, so it is the same bit for bit however the
+    /// histogram was put together (threads, merged ranges).
     pub fn mean(&self) -> f64 {
         let n = self.trials().max(1) as f64;
         self.histogram
-            .iter()
+            .sorted()
+            .into_iter()
             .map(|(o, c)| o.to_f64() * c as f64)
             .sum::<f64>()
             / n
@@ -397,7 +401,8 @@ impl<O: Eq + Hash + Clone + Ord + Numeric> Estimates<O> {
         let m = self.mean();
         let ss: f64 = self
             .histogram
-            .iter()
+            .sorted()
+            .into_iter()
             .map(|(o, c)| {
                 let d = o.to_f64() - m;
                 d * d * c as f64

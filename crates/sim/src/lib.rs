@@ -32,10 +32,12 @@
 //! [`chunk_rng`]`(seed, i)` (a [`rand::rngs::Xoshiro256PlusPlus`]). Histograms are integer
 //! counts, so the sum over chunks is the same whatever order the chunks finish in: the same
 //! seed, trial count and chunk size give the same histogram on 1 thread, on 2, or spread
-//! over machines.
+//! over machines, and the means and deviations drawn from it are summed in the order of the
+//! outcomes, so they match to the bit too.
 //!
 //! ## Features
-//! - `parallel` (default): chunks run on rayon's thread pool.
+//! - `parallel` (default): the calling thread and rayon's pool share the chunks, each
+//!   taking the next one left.
 //! - `serde`: histograms (for merging runs made elsewhere), estimates, agreements and tables.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

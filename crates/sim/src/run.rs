@@ -146,8 +146,11 @@ impl Simulation {
         Ok(self)
     }
 
-    /// Run on a pool of exactly `threads` threads (with the `parallel` feature; without it,
-    /// everything runs on the calling thread). Default: rayon's global pool.
+    /// Run on exactly `threads` threads: the calling thread and `threads − 1` from a pool
+    /// of that size kept for the process (with the `parallel` feature; without it,
+    /// everything runs on the calling thread). Default: the calling thread and rayon's
+    /// current pool (the global one unless called from inside another), as many threads in
+    /// all as that pool has. The results are the same bit for bit whatever the choice.
     ///
     /// # Errors
     /// [`SimError::Threads`] when `threads` is 0.
@@ -274,32 +277,22 @@ impl Simulation {
         let range = range.start.min(end)..end;
         #[cfg(feature = "parallel")]
         {
-            use rayon::prelude::*;
-            let work = || {
-                range
-                    .clone()
-                    .into_par_iter()
-                    .map(|i| self.one_chunk(mechanic, i))
-                    .reduce(Histogram::new, |mut a, b| {
-                        a.merge(&b);
-                        a
-                    })
-            };
+            let chunks = range.end - range.start;
             match self.threads {
-                // One thread: the calling thread, with no pool to wake (same results).
-                Some(1) => self.sequential(mechanic, range),
-                Some(n) => match thread_pool(n) {
-                    Some(pool) => pool.install(work),
+                // One thread, or nothing to share: the calling thread, with no pool to wake.
+                Some(1) => {}
+                _ if chunks <= 1 => {}
+                Some(n) => {
+                    // The caller is one of the `n` threads; the pool holds the others.
+                    if let Some(pool) = thread_pool(n - 1) {
+                        return self.shared(mechanic, range, n, Some(&pool));
+                    }
                     // No pool could be built: run on the calling thread (same results).
-                    None => self.sequential(mechanic, range),
-                },
-                None => work(),
+                }
+                None => return self.shared(mechanic, range, rayon::current_num_threads(), None),
             }
         }
-        #[cfg(not(feature = "parallel"))]
-        {
-            self.sequential(mechanic, range)
-        }
+        self.sequential(mechanic, range)
     }
 
     fn sequential<M>(&self, mechanic: &M, range: Range<u64>) -> Histogram<M::Outcome>
@@ -309,23 +302,78 @@ impl Simulation {
     {
         let mut h = Histogram::new();
         for i in range {
-            h.merge(&self.one_chunk(mechanic, i));
+            self.one_chunk(mechanic, i, &mut h);
         }
         h
     }
 
-    /// One chunk: its own RNG, its own histogram.
+    /// Chunks `range` shared by the calling thread and `threads - 1` helpers from `pool`
+    /// (rayon's current or global pool when `None`): each takes the next chunk not yet
+    /// taken until none is left, counting into a histogram of its own, and the histograms
+    /// are added up at the end.
+    ///
+    /// The caller starts on the first chunk at once and helpers join as they wake, so a
+    /// helper that wakes late (an idle virtual CPU can take a millisecond) only takes fewer
+    /// chunks instead of holding the run up; the counts do not depend on who took which
+    /// chunk, since each chunk's RNG is fixed by its index and counts add up in any order.
+    #[cfg(feature = "parallel")]
+    fn shared<M>(
+        &self,
+        mechanic: &M,
+        range: Range<u64>,
+        threads: usize,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Histogram<M::Outcome>
+    where
+        M: Roll + Sync + ?Sized,
+        M::Outcome: Send + 'static,
+    {
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicU64, Ordering};
+
+        let next = AtomicU64::new(range.start);
+        let end = range.end;
+        // More helpers than chunks after the caller's first would only wake for nothing.
+        let spare = usize::try_from(end - range.start - 1).unwrap_or(usize::MAX);
+        let helpers = threads.saturating_sub(1).min(spare);
+        let found: Mutex<Vec<Histogram<M::Outcome>>> = Mutex::new(Vec::with_capacity(helpers));
+        let take_chunks = || {
+            let mut h = Histogram::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= end {
+                    return h;
+                }
+                self.one_chunk(mechanic, i, &mut h);
+            }
+        };
+        let mut total = match pool {
+            Some(pool) => pool
+                .in_place_scope(|scope| caller_and_helpers(scope, helpers, &take_chunks, &found)),
+            None => rayon::in_place_scope(|scope| {
+                caller_and_helpers(scope, helpers, &take_chunks, &found)
+            }),
+        };
+        let found = found
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for h in &found {
+            total.merge(h);
+        }
+        total
+    }
+
+    /// One chunk, with its own RNG, counted into `h`.
     ///
     /// Small non-negative integer outcomes (`u32`, `i64`, `i32`, `u8` below [`DENSE`]) are
     /// counted in a plain array first: the type test is resolved at compile time for each
     /// mechanic, so this costs one bounds check per trial instead of a hash-table probe.
-    fn one_chunk<M>(&self, mechanic: &M, i: u64) -> Histogram<M::Outcome>
+    fn one_chunk<M>(&self, mechanic: &M, i: u64, h: &mut Histogram<M::Outcome>)
     where
         M: Roll + ?Sized,
         M::Outcome: 'static,
     {
         let mut rng = chunk_rng(self.seed, i);
-        let mut h = Histogram::new();
         let mut dense = [0u64; DENSE];
         for _ in 0..self.chunk_len(i) {
             let o = mechanic.roll(&mut rng);
@@ -341,8 +389,34 @@ impl Simulation {
                 }
             }
         }
-        h
     }
+}
+
+/// Spawns `helpers` tasks on `scope` that each run `take` and leave its result in `found`,
+/// runs `take` on the calling thread too, and returns the caller's result.
+#[cfg(feature = "parallel")]
+fn caller_and_helpers<'s, H, T>(
+    scope: &rayon::Scope<'s>,
+    helpers: usize,
+    take: &'s T,
+    found: &'s std::sync::Mutex<Vec<H>>,
+) -> H
+where
+    H: Send + 's,
+    T: Fn() -> H + Sync,
+{
+    for _ in 0..helpers {
+        scope.spawn(move |_| {
+            let h = take();
+            // A poisoned lock only means another helper panicked after pushing; that panic
+            // reaches the caller through the scope anyway.
+            found
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(h);
+        });
+    }
+    take()
 }
 
 /// Outcomes below this are counted densely when they are small integers.
@@ -384,7 +458,8 @@ fn from_small_index<O: 'static + Clone>(k: usize) -> Option<O> {
 
 /// Pools of an exact size kept for the life of the process: building one spawns its threads,
 /// which cost about 3 ms a run on the 2-core machine the benches run on (a third of a
-/// million-trial run of a cheap mechanic), so each size is built once and reused.
+/// million-trial run of a cheap mechanic), so each size is built once and reused. A run on
+/// `n` threads uses the pool of `n − 1` (the caller is the `n`-th).
 #[cfg(feature = "parallel")]
 const MAX_CACHED_POOLS: usize = 8;
 

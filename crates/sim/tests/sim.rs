@@ -33,6 +33,39 @@ fn one_thread_and_two_give_the_same_bits() {
 }
 
 #[test]
+fn every_thread_count_gives_the_same_bits_including_mean_and_spread() {
+    // 3d100 sums (3–300) go through the hash table, where the order in which outcomes
+    // were first seen depends on which thread took which chunk; counts, the mean and the
+    // standard deviation must not.
+    let m = Sum::new(Pool::new(3, Die::new(100).unwrap()).unwrap(), Keep::All, 0).unwrap();
+    let sim = Simulation::new(17, 300_000)
+        .unwrap()
+        .chunk_size(3_000)
+        .unwrap();
+    let one = sim.clone().threads(1).unwrap().run(&m);
+    for threads in [2, 3, 4] {
+        let many = sim.clone().threads(threads).unwrap().run(&m);
+        assert_eq!(many.histogram(), one.histogram(), "{threads} threads");
+        assert_eq!(
+            many.mean().to_bits(),
+            one.mean().to_bits(),
+            "{threads} threads"
+        );
+        assert_eq!(
+            many.std_dev().to_bits(),
+            one.std_dev().to_bits(),
+            "{threads} threads"
+        );
+    }
+    // Merged in another order than one run would: the same mean to the bit.
+    let chunks = sim.chunks();
+    let mut merged = sim.run_chunks(&m, chunks / 2..chunks);
+    merged.merge(&sim.run_chunks(&m, 0..chunks / 2));
+    let merged = dice_sim::Estimates::from_histogram(merged, 0.95);
+    assert_eq!(merged.mean().to_bits(), one.mean().to_bits());
+}
+
+#[test]
 fn chunk_ranges_merge_into_the_whole_run() {
     let m = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::All, 0).unwrap();
     let sim = Simulation::new(5, 250_001)
