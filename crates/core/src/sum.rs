@@ -45,9 +45,16 @@ impl Keep {
         }
     }
 
-    /// The same selection as "keep the top `k`" (`true`) or "keep the bottom `k`" (`false`)
-    /// of `n` dice.
-    pub(crate) fn as_top(self, n: u32) -> (bool, u32) {
+    /// The same selection of `n` dice as "keep the `k` highest" (`(true, k)`) or "keep the
+    /// `k` lowest" (`(false, k)`).
+    ///
+    /// ```
+    /// use dice_core::Keep;
+    /// assert_eq!(Keep::DropLowest(1).as_top(4), (true, 3));
+    /// assert_eq!(Keep::DropHighest(1).as_top(4), (false, 3));
+    /// assert_eq!(Keep::All.as_top(4), (true, 4));
+    /// ```
+    pub fn as_top(self, n: u32) -> (bool, u32) {
         match self {
             Keep::All => (true, n),
             Keep::Highest(k) => (true, k.min(n)),
@@ -391,52 +398,61 @@ use crate::Exact;
 use crate::dist::{Dense, Dist, Tailed, binomial};
 use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu};
 
-/// The law of the sum of the top `k` of `n` independent dice with value law `law` (only the
-/// listed values; the listed mass `Z` may be below one). Returns the joint law
-/// P(kept sum = S and every die takes a listed value).
+/// The law of `Σ score(v)` over the `k` dice kept of `n` independent dice, where
+/// `ordered` lists each value's probability and score in the order keep/drop takes the
+/// values (highest first for "keep the highest"), and `unlisted` is the mass of values not
+/// listed (an untruncated explosion's). Returns the joint law P(kept score = S and every
+/// die takes a listed value).
 ///
-/// A dynamic program over the values from highest to lowest (the multiset approach of
-/// icepool): the state is the number `m < k` of dice already placed on higher values and
-/// their sum. At value `v`, of the `n − m` dice not yet placed (each on a value ≤ v), the
-/// number showing `v` is binomial with probability `q_v / U_v`, where `U_v` is the mass of
-/// the values ≤ v; once `k` dice are placed the kept sum is settled. Work ~ F·R·k³/6 for F
-/// values spanning a range R.
-pub(crate) fn keep_top(n: u32, k: u32, law: &Dense, unlisted: f64) -> Result<Dense, Error> {
+/// A dynamic program over the values in keep order (the multiset approach of icepool): the
+/// state is the number `m < k` of dice already placed on earlier values and the sum of their
+/// scores. At value `v`, of the `n − m` dice not yet placed (each on `v` or a later value),
+/// the number showing `v` is binomial with probability `q_v / U_v`, where `U_v` is the mass
+/// of `v` and every later value; once `k` dice are placed the kept score is settled.
+/// Work ~ F·R·k³/6 for F values whose scores span a range R.
+pub(crate) fn keep_first(
+    n: u32,
+    k: u32,
+    ordered: &[(f64, i64)],
+    unlisted: f64,
+) -> Result<Dense, Error> {
     // P(every die takes a listed value).
     let all_listed = powu(1.0 - unlisted, u64::from(n));
-    if k == 0 || law.p.is_empty() {
+    let listed: Vec<(f64, i64)> = ordered.iter().copied().filter(|&(q, _)| q > 0.0).collect();
+    if k == 0 || listed.is_empty() {
         return Ok(Dense {
             offset: 0,
             p: alloc::vec![all_listed],
         });
     }
-    let k_us = k as usize;
-    let range = law.p.len() - 1; // vmax − vmin
-    let faces = law.p.iter().filter(|&&q| q > 0.0).count() as f64;
+    let smin = listed.iter().map(|&(_, s)| s).min().unwrap_or(0);
+    let smax = listed.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    let faces = listed.len() as f64;
     let kf = f64::from(k);
+    let spread = smax as f64 - smin as f64;
     check_work(
         "keep/drop",
-        faces * (range as f64 + 1.0) * kf * kf * kf / 6.0 + faces * f64::from(n) * kf,
+        faces * (spread + 1.0) * kf * kf * kf / 6.0 + faces * f64::from(n) * kf,
     )?;
-    let vmin = law.offset;
-    // U[i]: mass of values with index ≤ i (positive partial sums).
-    let mut under = alloc::vec![0.0; law.p.len()];
-    let mut acc = 0.0;
-    for (i, &q) in law.p.iter().enumerate() {
-        acc += q;
-        under[i] = acc;
+    // Within the work limit, so the spread of scores is far below usize::MAX.
+    let range = smax.abs_diff(smin) as usize;
+    let k_us = k as usize;
+    // rest[i]: mass of entries i.. (positive partial sums).
+    let mut rest = alloc::vec![0.0; listed.len() + 1];
+    for i in (0..listed.len()).rev() {
+        rest[i] = rest[i + 1] + listed[i].0;
     }
-    // states[m][j]: P(m dice placed, their sum = m·vmin + j), conditional law.
+    // states[m][j]: P(m dice placed, their score = m·smin + j), conditional law.
     let mut states: Vec<Vec<f64>> = (0..k_us).map(|m| alloc::vec![0.0; m * range + 1]).collect();
     states[0][0] = 1.0;
     let mut done = alloc::vec![0.0; k_us * range + 1];
-    for i in (0..law.p.len()).rev() {
-        let q = law.p[i];
-        if q <= 0.0 {
-            continue;
-        }
-        let dv = i; // v − vmin
-        let pi = (q / under[i]).min(1.0);
+    for (i, &(q, score)) in listed.iter().enumerate() {
+        let ds = score.abs_diff(smin) as usize;
+        let pi = if i + 1 == listed.len() {
+            1.0
+        } else {
+            (q / rest[i]).min(1.0)
+        };
         let mut next: Vec<Vec<f64>> = (0..k_us).map(|m| alloc::vec![0.0; m * range + 1]).collect();
         for m in 0..k_us {
             if states[m].iter().all(|&x| x == 0.0) {
@@ -451,11 +467,11 @@ pub(crate) fn keep_top(n: u32, k: u32, law: &Dense, unlisted: f64) -> Result<Den
                 }
                 for (c, &pc) in pmf.iter().enumerate().take(k_us - m) {
                     if pc > 0.0 {
-                        next[m + c][j + c * dv] += w * pc;
+                        next[m + c][j + c * ds] += w * pc;
                     }
                 }
                 if complete > 0.0 {
-                    done[j + (k_us - m) * dv] += w * complete;
+                    done[j + (k_us - m) * ds] += w * complete;
                 }
             }
         }
@@ -467,10 +483,84 @@ pub(crate) fn keep_top(n: u32, k: u32, law: &Dense, unlisted: f64) -> Result<Den
         }
     }
     Ok(Dense {
-        offset: i64::from(k) * vmin,
+        offset: i64::from(k) * smin,
         p: done,
     }
     .trim())
+}
+
+/// `(probability, value)` of a dense law's values in the order keep/drop takes them.
+fn keep_order(law: &Dense, top: bool) -> Vec<(f64, i64)> {
+    let pairs = law
+        .p
+        .iter()
+        .enumerate()
+        .map(|(i, &q)| (q, law.offset + i as i64));
+    if top {
+        pairs.rev().collect()
+    } else {
+        pairs.collect()
+    }
+}
+
+impl Dist<i64> {
+    /// The law of the sum of the dice kept (by `keep`) of `n` independent dice that each
+    /// follow this law: keep/drop over any per-die law, not only a [`Pool`]'s.
+    ///
+    /// The tail of the result is the chance that some die falls in this law's tail; each
+    /// listed probability is jointly with every die taking a listed value.
+    ///
+    /// # Errors
+    /// [`Error::TooComplex`] beyond [`crate::MAX_EXACT_WORK`].
+    ///
+    /// ```
+    /// use dice_core::{Dist, Keep};
+    /// // A d4 rerolled once on a 1 (faces 1–4 with 1/16, 5/16, 5/16, 5/16), two kept of three.
+    /// let d = Dist::from_pairs([(1, 1.0 / 16.0), (2, 5.0 / 16.0), (3, 5.0 / 16.0), (4, 5.0 / 16.0)])?;
+    /// let kept = d.kept_sum(3, Keep::Highest(2))?;
+    /// // Only 1-1-1 keeps a total of 2.
+    /// assert!((kept.probability(&2) - (1.0f64 / 16.0).powi(3)).abs() < 1e-15);
+    /// assert!((kept.total() - 1.0).abs() < 1e-12);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    ///
+    /// [`Pool`]: crate::Pool
+    pub fn kept_sum(&self, n: u32, keep: Keep) -> Result<Dist<i64>, Error> {
+        self.kept_score(n, keep, |v| v)
+    }
+
+    /// The law of `Σ score(v)` over the dice kept (by value, by `keep`) of `n` independent
+    /// dice that each follow this law: which dice are kept depends on their values, what
+    /// they add up to on `score` (a success count of the kept dice, a clamp).
+    ///
+    /// The tail is as for [`Dist::kept_sum`].
+    ///
+    /// # Errors
+    /// [`Error::TooComplex`] beyond [`crate::MAX_EXACT_WORK`].
+    ///
+    /// ```
+    /// use dice_core::{Die, Dist, Exact, Keep};
+    /// // Roll 4d6, keep the 3 highest, count those showing 5 or more.
+    /// let d6: Dist<i64> = Die::D6.distribution()?.map(|&f| i64::from(f));
+    /// let hits = d6.kept_score(4, Keep::Highest(3), |v| i64::from(v >= 5))?;
+    /// // No hit only when no die shows 5+ at all: (4/6)^4.
+    /// assert!((hits.probability(&0) - (4.0f64 / 6.0).powi(4)).abs() < 1e-15);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn kept_score(
+        &self,
+        n: u32,
+        keep: Keep,
+        score: impl Fn(i64) -> i64,
+    ) -> Result<Dist<i64>, Error> {
+        let (top, k) = keep.as_top(n);
+        let mut ordered: Vec<(f64, i64)> = self.iter().map(|(&v, q)| (q, score(v))).collect();
+        if top {
+            ordered.reverse();
+        }
+        let kept = keep_first(n, k, &ordered, self.tail())?;
+        Ok(kept.into_dist(some_of(n, self.tail())))
+    }
 }
 
 impl Sum {
@@ -532,11 +622,7 @@ impl Sum {
             }
             let per_die_tol = tol / f64::from(n);
             let v = self.pool.value_law(&parts[0], per_die_tol, 0)?;
-            let kept = if top {
-                keep_top(n, k, &v.law, v.tail)?
-            } else {
-                keep_top(n, k, &v.law.clone().negate(), v.tail)?.negate()
-            };
+            let kept = keep_first(n, k, &keep_order(&v.law, top), v.tail)?;
             (kept, some_of(n, v.tail))
         };
         Ok(law.shift(self.modifier).into_dist(tail))

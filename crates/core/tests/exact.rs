@@ -293,6 +293,127 @@ fn sum_keep_and_drop_against_enumeration() {
     }
 }
 
+/// Score of the dice a keep/drop rule keeps (chosen by value), written out.
+fn kept_score(values: &[i64], keep: Keep, score: impl Fn(i64) -> i64) -> i64 {
+    let mut v = values.to_vec();
+    v.sort_unstable();
+    let n = v.len();
+    let kept = match keep {
+        Keep::All => &v[..],
+        Keep::Highest(k) => &v[n - (k as usize).min(n)..],
+        Keep::Lowest(k) => &v[..(k as usize).min(n)],
+        Keep::DropHighest(k) => &v[..n - (k as usize).min(n)],
+        Keep::DropLowest(k) => &v[(k as usize).min(n)..],
+    };
+    kept.iter().map(|&x| score(x)).sum()
+}
+
+/// The law of the kept score of `n` dice whose values `values[i]` have integer weights
+/// `weights[i]`, by enumerating every `values.len()ⁿ` tuple with its weight.
+fn weighted_kept_law(
+    values: &[i64],
+    weights: &[u64],
+    n: u32,
+    keep: Keep,
+    score: &dyn Fn(i64) -> i64,
+) -> BTreeMap<i64, f64> {
+    let total: u64 = weights.iter().sum();
+    let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+    let mut index = vec![0usize; n as usize];
+    loop {
+        let dice: Vec<i64> = index.iter().map(|&i| values[i]).collect();
+        let w: u64 = index.iter().map(|&i| weights[i]).product();
+        *counts.entry(kept_score(&dice, keep, score)).or_default() += w;
+        // Next tuple, odometer style.
+        let mut pos = 0;
+        loop {
+            if pos == index.len() {
+                let all = (total as f64).powi(n as i32);
+                return counts
+                    .into_iter()
+                    .filter(|(_, c)| *c > 0)
+                    .map(|(o, c)| (o, c as f64 / all))
+                    .collect();
+            }
+            index[pos] += 1;
+            if index[pos] < values.len() {
+                break;
+            }
+            index[pos] = 0;
+            pos += 1;
+        }
+    }
+}
+
+#[test]
+fn kept_score_of_any_per_die_law_against_enumeration() {
+    // Non-uniform per-die laws (a d4 rerolled once on a 1, a lopsided die with a gap and a
+    // negative face, a dF) with integer weights, so enumeration is exact.
+    let laws: [(&[i64], &[u64]); 3] = [
+        (&[1, 2, 3, 4], &[1, 5, 5, 5]),
+        (&[-2, 0, 3, 7], &[3, 1, 4, 2]),
+        (&[-1, 0, 1], &[1, 1, 1]),
+    ];
+    let keeps = [
+        Keep::All,
+        Keep::Highest(2),
+        Keep::Lowest(1),
+        Keep::DropHighest(1),
+        Keep::DropLowest(2),
+        Keep::Highest(0),
+        Keep::Lowest(9),
+    ];
+    let scores: [(&str, &dyn Fn(i64) -> i64); 3] = [
+        ("value", &|v| v),
+        ("hit on 3+, miss on a negative", &|v| {
+            i64::from(v >= 3) - i64::from(v < 0)
+        }),
+        ("clamped to 0..=3", &|v| v.clamp(0, 3)),
+    ];
+    for (values, weights) in laws {
+        let total: u64 = weights.iter().sum();
+        let law = Dist::from_pairs(
+            values
+                .iter()
+                .zip(weights)
+                .map(|(&v, &w)| (v, w as f64 / total as f64)),
+        )
+        .unwrap();
+        for n in 1..=4 {
+            for keep in keeps {
+                for (name, score) in scores {
+                    let got = law.kept_score(n, keep, score).unwrap();
+                    let exact = weighted_kept_law(values, weights, n, keep, score);
+                    assert_law(
+                        &format!("{values:?}×{weights:?}, {n} dice, {keep:?}, {name}"),
+                        &got,
+                        &exact,
+                    );
+                }
+                let sum = law.kept_sum(n, keep).unwrap();
+                assert_eq!(sum, law.kept_score(n, keep, |v| v).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn kept_score_of_a_law_with_a_tail() {
+    // Listed faces 1–3 with 0.2 each, 0.4 unlisted: the listed kept laws are the joint
+    // laws with every die listed, and the tail is P(some die unlisted) = 1 − 0.6ⁿ.
+    let law = Dist::from_pairs([(1i64, 0.2), (2, 0.2), (3, 0.2)]).unwrap();
+    for n in 1..=4u32 {
+        let got = law.kept_sum(n, Keep::Highest(2)).unwrap();
+        let exact = weighted_kept_law(&[1, 2, 3], &[1, 1, 1], n, Keep::Highest(2), &|v| v);
+        let listed = 0.6f64.powi(n as i32);
+        for (o, p) in got.iter() {
+            assert_rel(p, exact[o] * listed, REL, &format!("{n} dice, outcome {o}"));
+        }
+        assert_eq!(got.len(), exact.len());
+        assert_rel(got.tail(), 1.0 - listed, REL, &format!("{n} dice, tail"));
+    }
+}
+
 #[test]
 fn sum_of_no_dice_is_the_modifier() {
     let law = sum(Pool::empty(), Keep::All, 5).distribution().unwrap();

@@ -12,7 +12,7 @@ use dice_core::{Dist, Exact, Keep, Sum, Versus, VersusTarget};
 use crate::ast::{BinOp, Func};
 use crate::compile::{ExplodeSpec, Fast, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
 use crate::error::NotationError;
-use crate::roll::{Outcome, apply, keep_as_top};
+use crate::roll::{Outcome, apply};
 use crate::{MAX_EXACT_WORK, MAX_LISTED};
 
 /// The unlisted mass an untruncated explosion or streak may leave (dice-core's default).
@@ -292,7 +292,7 @@ fn core_cost(term: &Term) -> f64 {
             }
         }
         Fast::Sum(sum) => {
-            let (_, k) = keep_as_top(sum.keep(), p.count);
+            let (_, k) = sum.keep().as_top(p.count);
             let k = f64::from(k);
             let range = sides * (1.0 + levels);
             range * range * k * k * k / 6.0 + range * n * k
@@ -342,6 +342,19 @@ impl Law {
             offset: v,
             p: vec![1.0],
         }
+    }
+
+    /// The listed part of a `Dist` (its tail, if any, stays unlisted).
+    fn listed(d: &Dist<i64>) -> Law {
+        let (Some(&lo), Some(&hi)) = (d.outcomes().first(), d.outcomes().last()) else {
+            return Law::empty();
+        };
+        // A `Dist` this crate built, whose span was checked against MAX_LISTED first.
+        let mut p = vec![0.0; hi.abs_diff(lo) as usize + 1];
+        for (&v, q) in d.iter() {
+            p[v.abs_diff(lo) as usize] = q;
+        }
+        Law { offset: lo, p }
     }
 
     fn mass(&self) -> f64 {
@@ -579,18 +592,10 @@ fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
     keep_law(&value, p.count, p.keep, counted, b)
 }
 
-// TODO(dice-core): dice-core's keep/drop program works on its own per-die laws only; one
-// taking any per-die law and a per-die score `g` would serve rerolls, clamps and
-// keep-then-count (and keep lowest by reversal).
-/// The law of `Σ g(value)` over the dice kept of `n` independent dice with value law `w`.
-///
-/// A dynamic program over the values in the order keep/drop takes them (highest first for
-/// "keep the highest"): the state is the number `m` of dice already placed on earlier values
-/// and the partial sum of `g`. At a value `v` of probability `q`, each of the `n − m` dice not
-/// yet placed shows `v` with probability `q / U`, where `U` is the mass of `v` and every
-/// later value, so the number showing `v` is binomial; once `k` dice are placed the kept sum
-/// is settled. Values not listed (an untruncated explosion's) are left out: the result is the
-/// law jointly with "every die took a listed value".
+/// The law of `Σ g(value)` over the dice kept of `n` independent dice with value law `w`:
+/// dice-core's keep/drop over any per-die law ([`Dist::kept_score`]), after charging this
+/// crate's work budget. Values not listed (an untruncated explosion's) are left out: the
+/// result is the law jointly with "every die took a listed value".
 fn keep_law(
     w: &Law,
     n: u32,
@@ -598,82 +603,21 @@ fn keep_law(
     g: impl Fn(i64) -> i64,
     b: &mut Budget,
 ) -> Result<Law, Fail> {
-    let (top, k) = keep_as_top(keep, n);
-    let mut values: Vec<(i64, f64)> = w.iter().collect();
-    if top {
-        values.reverse();
-    }
-    if k == 0 || values.is_empty() {
+    let (_, k) = keep.as_top(n);
+    let scores: Vec<i64> = w.iter().map(|(v, _)| g(v)).collect();
+    let (Some(&gmin), Some(&gmax)) = (scores.iter().min(), scores.iter().max()) else {
+        return Ok(Law::point(0));
+    };
+    if k == 0 {
         return Ok(Law::point(0));
     }
-    let listed: f64 = values.iter().map(|(_, q)| q).sum();
-    let gs: Vec<i64> = values.iter().map(|(v, _)| g(*v)).collect();
-    let gmin = gs.iter().copied().min().unwrap_or(0);
-    let gmax = gs.iter().copied().max().unwrap_or(0);
-    let spread = (gmax - gmin) as usize;
-    let k_us = k as usize;
-    let f = values.len() as f64;
+    let spread = gmax as f64 - gmin as f64;
+    let f = scores.len() as f64;
     let kf = f64::from(k);
-    check_listed(kf * spread as f64 + 1.0)?;
-    b.charge(f * kf * kf * (kf * spread as f64 + 1.0) / 2.0 + f * kf * f64::from(n))?;
-    // remaining[i]: mass of values i.. (sums of non-negative terms).
-    let mut remaining = vec![0.0; values.len() + 1];
-    for i in (0..values.len()).rev() {
-        remaining[i] = remaining[i + 1] + values[i].1;
-    }
-    let width = |m: usize| m * spread + 1;
-    let mut states: Vec<Vec<f64>> = (0..k_us).map(|m| vec![0.0; width(m)]).collect();
-    states[0][0] = 1.0;
-    let mut done = vec![0.0; width(k_us)];
-    for (i, (&(_, q), &gv)) in values.iter().zip(&gs).enumerate() {
-        let pi = if i + 1 == values.len() {
-            1.0
-        } else {
-            (q / remaining[i]).min(1.0)
-        };
-        let step = (gv - gmin) as usize;
-        let mut next: Vec<Vec<f64>> = (0..k_us).map(|m| vec![0.0; width(m)]).collect();
-        for m in 0..k_us {
-            if states[m].iter().all(|&x| x == 0.0) {
-                continue;
-            }
-            let pmf = binomial(n - m as u32, pi);
-            let need = k_us - m;
-            let complete: f64 = pmf.get(need..).map_or(0.0, |t| t.iter().sum());
-            for (j, &weight) in states[m].iter().enumerate() {
-                if weight == 0.0 {
-                    continue;
-                }
-                for (c, &pc) in pmf.iter().enumerate().take(need) {
-                    if pc > 0.0 {
-                        next[m + c][j + c * step] += weight * pc;
-                    }
-                }
-                if complete > 0.0 {
-                    done[j + need * step] += weight * complete;
-                }
-            }
-        }
-        states = next;
-    }
-    let all_listed = listed.powi(n as i32);
-    if all_listed < 1.0 {
-        for x in &mut done {
-            *x *= all_listed;
-        }
-    }
-    Ok(Law {
-        offset: i64::from(k) * gmin,
-        p: done,
-    }
-    .trim())
-}
-
-/// The binomial law of `n` trials of probability `p` (clamped to 0–1), as `pmf[0..=n]`:
-/// dice-core's, which every success count there is built from.
-fn binomial(n: u32, p: f64) -> Vec<f64> {
-    // `n` is at most a pool's dice (≤ MAX_DICE), so only a NaN could be refused: none.
-    dice_core::binomial_pmf(n, p.clamp(0.0, 1.0)).unwrap_or_else(|_| vec![0.0; n as usize + 1])
+    check_listed(kf * spread + 1.0)?;
+    b.charge(f * kf * kf * (kf * spread + 1.0) / 2.0 + f * kf * f64::from(n))?;
+    let per_die = Dist::from_pairs(w.iter().map(|(v, q)| (v, q.min(1.0))))?;
+    Ok(Law::listed(&per_die.kept_score(n, keep, g)?))
 }
 
 /// The law of a streak whose face set dice-core cannot hold: geometric in the chance `p`
@@ -704,28 +648,6 @@ fn streak_law(s: &StreakSpec) -> Law {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn binomial_matches_pascal() {
-        let mut row: Vec<f64> = vec![1.0];
-        for n in 1..=20u32 {
-            let mut next = vec![1.0; row.len() + 1];
-            for i in 1..row.len() {
-                next[i] = row[i - 1] + row[i];
-            }
-            row = next;
-            for p in [0.1, 0.5, 0.75] {
-                let pmf = binomial(n, p);
-                for (c, coef) in row.iter().enumerate() {
-                    let exact = coef * p.powi(c as i32) * (1.0 - p).powi((n as usize - c) as i32);
-                    assert!(
-                        (pmf[c] - exact).abs() <= 1e-13 * exact.max(1e-300),
-                        "{n} {p} {c}"
-                    );
-                }
-            }
-        }
-    }
 
     #[test]
     fn keep_law_of_two_dice_is_the_max() {

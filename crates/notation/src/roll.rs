@@ -446,21 +446,10 @@ pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<Rolled
     (value, dice)
 }
 
-/// Which of `n` dice a keep/drop keeps: the highest `k` (`true`) or the lowest `k`.
-pub(crate) fn keep_as_top(keep: Keep, n: u32) -> (bool, u32) {
-    match keep {
-        Keep::All => (true, n),
-        Keep::Highest(k) => (true, k.min(n)),
-        Keep::DropLowest(k) => (true, n.saturating_sub(k)),
-        Keep::Lowest(k) => (false, k.min(n)),
-        Keep::DropHighest(k) => (false, n.saturating_sub(k)),
-    }
-}
-
 /// Drops dice by value; among equal values the earlier die is kept (as dice-core does).
 fn mark_kept(dice: &mut [RolledDie], keep: Keep) {
     let n = dice.len() as u32;
-    let (top, k) = keep_as_top(keep, n);
+    let (top, k) = keep.as_top(n);
     if k == n {
         return;
     }
