@@ -21,6 +21,69 @@ pub(crate) struct Plan {
     pub(crate) target: Option<Node>,
     /// The dice terms, in the order they are rolled (left to right).
     pub(crate) terms: Vec<Term>,
+    /// The most common shape, `term ± constants [vs constant]`, for value-only rolls that
+    /// skip the walk of the tree.
+    pub(crate) shortcut: Option<Shortcut>,
+}
+
+/// `terms[term] + constant`, against a constant target or none: what `1d20+5`, `4d6kh3`
+/// and `2d6+3 vs 9` compile to. Rolled, it draws exactly what the tree walk would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shortcut {
+    pub(crate) term: usize,
+    pub(crate) constant: i64,
+    pub(crate) target: Option<i64>,
+}
+
+impl Shortcut {
+    /// The shortcut of a body and target, if they have its shape.
+    fn of(body: &Node, target: Option<&Node>) -> Option<Shortcut> {
+        let (term, added) = term_plus_constant(body)?;
+        let target = match target {
+            None => None,
+            Some(t) => Some(constant(t)?),
+        };
+        Some(Shortcut {
+            term,
+            constant: added,
+            target,
+        })
+    }
+}
+
+/// The value of a node made of constants only (`-12`, `(3*2)`), which rolls nothing.
+fn constant(node: &Node) -> Option<i64> {
+    match &node.op {
+        Op::Const(c) => Some(*c),
+        Op::Neg(x) => constant(x)?.checked_neg(),
+        Op::Bin(op, a, b) => Some(crate::roll::apply(*op, constant(a)?, constant(b)?)),
+        _ => None,
+    }
+}
+
+/// `(i, c)` when `node` is `terms[i] + c` written as a term with constants added or
+/// subtracted on either side (`1d20`, `1d20+5`, `3+2d6-1`).
+fn term_plus_constant(node: &Node) -> Option<(usize, i64)> {
+    match &node.op {
+        Op::Term(i) => Some((*i, 0)),
+        Op::Bin(BinOp::Add, a, b) => match (constant(a), constant(b)) {
+            (None, Some(c)) => {
+                let (i, k) = term_plus_constant(a)?;
+                Some((i, k.checked_add(c)?))
+            }
+            (Some(c), None) => {
+                let (i, k) = term_plus_constant(b)?;
+                Some((i, k.checked_add(c)?))
+            }
+            _ => None,
+        },
+        Op::Bin(BinOp::Sub, a, b) => {
+            let c = constant(b)?;
+            let (i, k) = term_plus_constant(a)?;
+            Some((i, k.checked_sub(c)?))
+        }
+        _ => None,
+    }
 }
 
 /// A node of the compiled expression, with the bounds of its value.
@@ -185,10 +248,12 @@ pub(crate) fn compile(expr: &Expr, input: &str) -> Result<Plan, ParseError> {
         ExprKind::Versus(lhs, rhs) => (c.node(lhs)?, Some(c.node(rhs)?)),
         _ => (c.node(expr)?, None),
     };
+    let shortcut = Shortcut::of(&body, target.as_ref());
     Ok(Plan {
         body,
         target,
         terms: c.terms,
+        shortcut,
     })
 }
 

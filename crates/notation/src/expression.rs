@@ -10,7 +10,9 @@ use crate::MAX_INPUT_LEN;
 use crate::ast::{DieKind, Expr, ExprKind};
 use crate::compile::{Plan, compile};
 use crate::error::{NotationError, ParseError, ParseErrorKind};
-use crate::roll::{ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, roll_plan};
+use crate::roll::{
+    ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, roll_outcome, roll_plan,
+};
 
 /// A dice expression, ready to roll and to ask for its exact odds.
 ///
@@ -44,7 +46,7 @@ use crate::roll::{ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollRe
 #[derive(Clone)]
 pub struct Expression {
     expr: Expr,
-    plan: Plan,
+    pub(crate) plan: Plan,
 }
 
 impl PartialEq for Expression {
@@ -365,7 +367,7 @@ impl Roll for Expression {
     /// Rolls once: terms that compiled onto dice-core take its allocation-free paths.
     #[inline]
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
-        roll_plan(&self.plan, &mut RngRoller(rng), false).0
+        roll_outcome(&self.plan, rng)
     }
 }
 

@@ -534,12 +534,7 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
             TermKind::Streak(s) => s.offset,
         };
         let Some(out) = record else {
-            return match &term.fast {
-                Fast::Sum(s) => s.roll(self.0),
-                Fast::Count(c) => i64::from(c.roll(self.0)),
-                Fast::Streak(s) => s.roll(self.0),
-                Fast::None => general(term, &mut RngFaces(self.0)).0,
-            };
+            return roll_value(term, self.0);
         };
         let (value, dice) = match &term.fast {
             Fast::Sum(s) => {
@@ -564,6 +559,33 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
         });
         value
     }
+}
+
+/// One term's value, through dice-core's allocation-free paths where it compiled to one.
+#[inline]
+fn roll_value<R: Rng + ?Sized>(term: &Term, rng: &mut R) -> i64 {
+    match &term.fast {
+        Fast::Sum(s) => s.roll(rng),
+        Fast::Count(c) => i64::from(c.roll(rng)),
+        Fast::Streak(s) => s.roll(rng),
+        Fast::None => general(term, &mut RngFaces(rng)).0,
+    }
+}
+
+/// A value-only roll of a plan: by its [`Shortcut`] when it has one (the same draws and
+/// the same outcome as the walk of the tree), else by [`roll_plan`].
+#[inline]
+pub(crate) fn roll_outcome<R: Rng + ?Sized>(plan: &Plan, rng: &mut R) -> Outcome {
+    if let Some(s) = plan.shortcut {
+        if let Some(term) = plan.terms.get(s.term) {
+            let total = roll_value(term, rng).saturating_add(s.constant);
+            return match s.target {
+                Some(t) => Outcome::Versus(Versus::of(total, t)),
+                None => Outcome::Number(total),
+            };
+        }
+    }
+    roll_plan(plan, &mut RngRoller(rng), false).0
 }
 
 /// Rolls with faces given in advance, always through this crate's own pools.
@@ -669,6 +691,46 @@ pub(crate) fn roll_plan<R: Roller>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    #[test]
+    fn the_shortcut_draws_what_the_tree_walk_draws() {
+        let shaped = [
+            "1d20",
+            "1d20+5",
+            "3+2d6-1",
+            "4d6kh3",
+            "10d10!10>=8",
+            "2d6+3 vs 9",
+            "4d6ro1kh3-2",
+            "3dF+1",
+            "1+streak(d6>=4)",
+            "1d20-30 vs -12",
+        ];
+        let not_shaped = [
+            "1d20+1d4",
+            "2*1d6",
+            "9 - 1d6",
+            "1d20 vs 1d20",
+            "max(1d6, 2)",
+        ];
+        for text in shaped.iter().chain(&not_shaped) {
+            let plan = crate::Expression::parse(text).unwrap().plan;
+            assert_eq!(
+                plan.shortcut.is_some(),
+                shaped.contains(text),
+                "{text}: {:?}",
+                plan.shortcut
+            );
+            let mut a = Xoshiro256PlusPlus::seed_from_u64(11);
+            let mut b = a.clone();
+            for _ in 0..2_000 {
+                let tree = roll_plan(&plan, &mut RngRoller(&mut a), false).0;
+                assert_eq!(roll_outcome(&plan, &mut b), tree, "{text}");
+            }
+        }
+    }
 
     #[test]
     fn floor_division_rounds_down() {
