@@ -72,6 +72,7 @@ mod faces;
 mod opposed;
 mod pool;
 mod record;
+mod roll_off;
 mod streak;
 mod success;
 mod sum;
@@ -92,6 +93,7 @@ pub use pool::{
     MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,
 };
 pub use record::{DieFlags, DieRoll, RollRecord, Source};
+pub use roll_off::{MAX_ROLL_OFF_ORDERS, RollOffError, fair_roll_off_orders, rank_with_roll_offs};
 pub use streak::{Streak, StreakRoll};
 pub use success::{SuccessPool, Tally};
 pub use sum::{Keep, Sum, Versus, VersusTarget};

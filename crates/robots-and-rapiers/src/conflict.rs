@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use dice_core::{Dist, Exact, Rng, Roll, SuccessPool};
+use dice_core::{Dist, Exact, Rng, Roll, RollOffError, SuccessPool};
 
 use crate::error::Error;
 use crate::ledger::Breadth;
@@ -191,65 +191,31 @@ impl Ranking {
 }
 
 /// Sorts rankings into an initial turn order (indices, top first). Ties that survive every
-/// tie-break are settled by `roll_off`, called with the tied indices and returning one
-/// face per index; it is called again for robots still tied (re-roll, A16).
-fn order_by<F: FnMut(&[usize]) -> Result<Vec<u8>, Error>>(
+/// tie-break are settled by roll-offs (dice-core's
+/// [`rank_with_roll_offs`](dice_core::rank_with_roll_offs)): `roll_off(i)` is robot `i`'s
+/// face, and robots still tied roll again (A16), at most `max_rounds` times; `unsettled`
+/// is the error when they are still tied after that.
+fn order_by<F: FnMut(usize) -> Result<u8, Error>>(
     rankings: &[Ranking],
-    mut roll_off: F,
+    max_rounds: u32,
+    roll_off: F,
+    unsettled: &'static str,
 ) -> Result<Vec<usize>, Error> {
-    let mut idx: Vec<usize> = (0..rankings.len()).collect();
-    idx.sort_by(|&a, &b| rankings[b].compare(&rankings[a]));
-    let mut out = Vec::with_capacity(idx.len());
-    let mut i = 0;
-    while i < idx.len() {
-        let mut j = i + 1;
-        while j < idx.len() && rankings[idx[j]].compare(&rankings[idx[i]]) == Ordering::Equal {
-            j += 1;
-        }
-        let mut group = idx[i..j].to_vec();
-        settle(&mut group, &mut roll_off, 0)?;
-        out.extend(group);
-        i = j;
-    }
-    Ok(out)
+    dice_core::rank_with_roll_offs(
+        rankings.len(),
+        |a, b| rankings[a].compare(&rankings[b]),
+        max_rounds,
+        roll_off,
+    )
+    .map_err(|e| match e {
+        RollOffError::Roll(e) => e,
+        RollOffError::Unresolved { .. } => Error::NotAllowed(unsettled),
+    })
 }
 
-fn settle<F: FnMut(&[usize]) -> Result<Vec<u8>, Error>>(
-    group: &mut [usize],
-    roll_off: &mut F,
-    depth: u32,
-) -> Result<(), Error> {
-    if group.len() < 2 {
-        return Ok(());
-    }
-    if depth > 64 {
-        return Err(Error::NotAllowed("turn-order ties could not be settled"));
-    }
-    let faces = roll_off(group)?;
-    if faces.len() != group.len() {
-        return Err(Error::DiceCount {
-            what: "a turn-order roll-off",
-            expected: group.len(),
-            got: faces.len(),
-        });
-    }
-    let mut pairs: Vec<(u8, usize)> = faces.into_iter().zip(group.iter().copied()).collect();
-    pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
-    let mut i = 0;
-    while i < pairs.len() {
-        let mut j = i + 1;
-        while j < pairs.len() && pairs[j].0 == pairs[i].0 {
-            j += 1;
-        }
-        let mut sub: Vec<usize> = pairs[i..j].iter().map(|p| p.1).collect();
-        settle(&mut sub, roll_off, depth + 1)?;
-        for (k, s) in sub.into_iter().enumerate() {
-            group[i + k] = s;
-        }
-        i = j;
-    }
-    Ok(())
-}
+/// Rounds of rolled roll-offs before [`TurnOrder::roll_initial`] gives up (a tie that
+/// survives 65 rounds of d10s has probability below 10⁻⁶⁰).
+const MAX_ROLL_OFF_ROUNDS: u32 = 65;
 
 /// The turn order: a list whose top robot takes the next turn, then moves to the bottom
 /// (L291–299, L1992–2041). Entries are the caller's participant indices.
@@ -294,28 +260,21 @@ impl TurnOrder {
     /// ```
     pub fn initial(rankings: &[Ranking], tie_rolls: &[u8]) -> Result<TurnOrder, Error> {
         check_participants(rankings.len())?;
-        let order = order_by(rankings, |group| {
-            let faces = group
-                .iter()
-                .map(|&i| {
-                    tie_rolls
-                        .get(i)
-                        .copied()
-                        .ok_or(Error::NotAllowed(
-                            "robots are tied: give a tie roll for each (L296)",
-                        ))
-                        .and_then(check_face)
-                })
-                .collect::<Result<Vec<u8>, Error>>()?;
-            let mut sorted = faces.clone();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(Error::NotAllowed(
-                    "robots remain tied after the tie rolls given (L296: re-roll)",
-                ));
-            }
-            Ok(faces)
-        })?;
+        // One face per robot: a second round of roll-offs would need faces not given.
+        let order = order_by(
+            rankings,
+            1,
+            |i| {
+                tie_rolls
+                    .get(i)
+                    .copied()
+                    .ok_or(Error::NotAllowed(
+                        "robots are tied: give a tie roll for each (L296)",
+                    ))
+                    .and_then(check_face)
+            },
+            "robots remain tied after the tie rolls given (L296: re-roll)",
+        )?;
         Ok(TurnOrder { order })
     }
 
@@ -340,12 +299,12 @@ impl TurnOrder {
     ) -> Result<TurnOrder, Error> {
         check_participants(rankings.len())?;
         let die = dice_core::Die::new(tie_die_sides.max(2))?;
-        let order = order_by(rankings, |group| {
-            Ok(group
-                .iter()
-                .map(|_| die.roll_face(rng).min(255) as u8)
-                .collect())
-        })?;
+        let order = order_by(
+            rankings,
+            MAX_ROLL_OFF_ROUNDS,
+            |_| Ok(die.roll_face(rng).min(255) as u8),
+            "turn-order ties could not be settled",
+        )?;
         Ok(TurnOrder { order })
     }
 

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use dice_core::{Dist, Exact, Rng, Roll, RollDetailed, RollRecord};
+use dice_core::{Dist, Exact, Rng, Roll, RollDetailed, RollOffError, RollRecord};
 
 use crate::MAX_LEVEL;
 use crate::ability::Ability;
@@ -166,40 +166,32 @@ impl fmt::Display for Initiative {
 /// (no stalking).
 ///
 /// Returns `None` when `next_die` runs out.
-// TODO(dice-core): ordering by a rolled total with ties re-rolled among the tied until strict
-// is a generic initiative primitive (Shapers' d10 initiative needs one too).
+///
+/// The procedure is dice-core's [`rank_with_roll_offs`](dice_core::rank_with_roll_offs).
 fn order_with(
     totals: &[u32],
     mut next_die: impl FnMut() -> Option<u32>,
 ) -> Result<Option<Vec<usize>>, Error> {
-    let mut idx: Vec<usize> = (0..totals.len()).collect();
-    idx.sort_by_key(|&i| core::cmp::Reverse(totals[i]));
-    if idx.windows(2).all(|w| totals[w[0]] != totals[w[1]]) {
-        return Ok(Some(idx)); // no ties, no roll-offs
+    /// Why a roll-off die could not be had.
+    enum NoDie {
+        RanOut,
+        Bad(Error),
     }
-    let mut stack: Vec<Vec<usize>> = Vec::new();
-    for group in idx.chunk_by(|&a, &b| totals[a] == totals[b]).rev() {
-        stack.push(group.to_vec());
+    let ranked = dice_core::rank_with_roll_offs(
+        totals.len(),
+        |a, b| totals[a].cmp(&totals[b]),
+        // No cap: the dice given run out, and rolled d20s cannot tie for ever.
+        u32::MAX,
+        |_| match next_die() {
+            None => Err(NoDie::RanOut),
+            Some(die) => check_natural(die).map_err(NoDie::Bad),
+        },
+    );
+    match ranked {
+        Ok(order) => Ok(Some(order)),
+        Err(RollOffError::Roll(NoDie::Bad(e))) => Err(e),
+        Err(RollOffError::Roll(NoDie::RanOut) | RollOffError::Unresolved { .. }) => Ok(None),
     }
-    let mut order = Vec::with_capacity(totals.len());
-    while let Some(group) = stack.pop() {
-        if let [only] = group[..] {
-            order.push(only);
-            continue;
-        }
-        let mut rolled = Vec::with_capacity(group.len());
-        for &i in &group {
-            let Some(die) = next_die() else {
-                return Ok(None);
-            };
-            rolled.push((check_natural(die)?, i));
-        }
-        rolled.sort_by_key(|r| core::cmp::Reverse(r.0));
-        for sub in rolled.chunk_by(|a, b| a.0 == b.0).rev() {
-            stack.push(sub.iter().map(|&(_, i)| i).collect());
-        }
-    }
-    Ok(Some(order))
 }
 
 /// The pure form of the initiative order (L23, SC-A8): indices into `totals`, highest

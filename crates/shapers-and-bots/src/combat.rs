@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use dice_core::{Dist, Exact, Rng, Roll, Sum};
+use dice_core::{Dist, Exact, Rng, Roll, RollOffError, Sum};
 
 use crate::challenge::ChallengeOutcome;
 use crate::character::Size;
@@ -697,29 +697,32 @@ impl Initiative {
         &self.fitness
     }
 
-    /// Highest Fitness first; ties in listing order, to be broken by `tie_break`.
-    fn groups(&self) -> Vec<Vec<usize>> {
+    /// Highest Fitness first, ties in listing order (before any tie roll).
+    fn by_fitness(&self) -> TurnOrder {
         let mut idx: Vec<usize> = (0..self.fitness.len()).collect();
-        idx.sort_by(|&a, &b| self.fitness[b].cmp(&self.fitness[a]).then(a.cmp(&b)));
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for i in idx {
-            match groups.last_mut() {
-                Some(g) if self.fitness[g[0]] == self.fitness[i] => g.push(i),
-                _ => groups.push(vec![i]),
-            }
-        }
-        groups
+        idx.sort_by(|&a, &b| self.fitness[b].cmp(&self.fitness[a]));
+        TurnOrder(idx)
     }
 
+    /// Fitness first, then roll-offs among the tied by `next` (dice-core's
+    /// [`rank_with_roll_offs`](dice_core::rank_with_roll_offs)).
     fn order_with(
         &self,
-        mut next: impl FnMut(usize) -> Result<i64, Error>,
+        next: impl FnMut(usize) -> Result<i64, Error>,
     ) -> Result<TurnOrder, Error> {
-        let mut out = Vec::with_capacity(self.fitness.len());
-        for g in self.groups() {
-            break_ties(g, 0, &mut next, &mut out)?;
-        }
-        Ok(TurnOrder(out))
+        dice_core::rank_with_roll_offs(
+            self.fitness.len(),
+            |a, b| self.fitness[a].cmp(&self.fitness[b]),
+            MAX_TIE_ROUNDS,
+            next,
+        )
+        .map(TurnOrder)
+        .map_err(|e| match e {
+            RollOffError::Roll(e) => e,
+            RollOffError::Unresolved { first, second } => {
+                Error::InitiativeTieUnresolved { first, second }
+            }
+        })
     }
 
     /// The pure form: each fighter's successive tie rolls (only read while they are tied;
@@ -792,115 +795,32 @@ impl Initiative {
                 tie_rolls[i].push(v);
                 Ok(v)
             })
-            .unwrap_or_else(|_| TurnOrder(self.groups().concat()));
+            .unwrap_or_else(|_| self.by_fitness());
         InitiativeRoll { order, tie_rolls }
     }
-}
-
-/// Orders `group` (tied so far) by fresh rolls, highest first; sub-groups still tied roll
-/// again among themselves.
-// TODO(dice-core): "order by a roll, re-rolling among those still tied" (and its exact law,
-// uniform over the tied group's orders for i.i.d. rolls) is initiative in several games; it
-// could be one dice-core primitive taking any `Roll<Outcome = i64>`.
-fn break_ties(
-    group: Vec<usize>,
-    round: u32,
-    next: &mut impl FnMut(usize) -> Result<i64, Error>,
-    out: &mut Vec<usize>,
-) -> Result<(), Error> {
-    if group.len() <= 1 {
-        out.extend(group);
-        return Ok(());
-    }
-    if round >= MAX_TIE_ROUNDS {
-        return Err(Error::InitiativeTieUnresolved {
-            first: group[0],
-            second: group[1],
-        });
-    }
-    let mut rolled = Vec::with_capacity(group.len());
-    for &i in &group {
-        rolled.push((next(i)?, i));
-    }
-    rolled.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut k = 0;
-    while k < rolled.len() {
-        let mut end = k + 1;
-        while end < rolled.len() && rolled[end].0 == rolled[k].0 {
-            end += 1;
-        }
-        let sub: Vec<usize> = rolled[k..end].iter().map(|&(_, i)| i).collect();
-        break_ties(sub, round + 1, next, out)?;
-        k = end;
-    }
-    Ok(())
 }
 
 impl Roll for Initiative {
     type Outcome = TurnOrder;
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> TurnOrder {
         self.order_with(|_| Ok(self.tie_roll.roll(rng)))
-            .unwrap_or_else(|_| TurnOrder(self.groups().concat()))
+            .unwrap_or_else(|_| self.by_fitness())
     }
 }
 
-/// The most turn orders [`Initiative`]'s exact law lists (8!).
-const MAX_ORDERS: u64 = 40_320;
-
 impl Exact for Initiative {
     /// Every order of each group tied on Fitness is equally likely (the tied fighters roll
-    /// the same dice, so the process is symmetric in them).
+    /// the same dice, so the process is symmetric in them): dice-core's
+    /// [`fair_roll_off_orders`](dice_core::fair_roll_off_orders).
     ///
     /// # Errors
     /// [`dice_core::Error::TooComplex`] beyond 40,320 orders.
     fn distribution(&self) -> Result<Dist<TurnOrder>, dice_core::Error> {
-        let groups = self.groups();
-        let mut count: u64 = 1;
-        for g in &groups {
-            for k in 1..=g.len() as u64 {
-                count = count.saturating_mul(k);
-            }
-        }
-        if count > MAX_ORDERS {
-            return Err(dice_core::Error::TooComplex {
-                what: "initiative order",
-                work: count,
-                max: MAX_ORDERS,
-            });
-        }
-        let mut orders: Vec<Vec<usize>> = vec![Vec::new()];
-        for g in &groups {
-            let perms = permutations(g);
-            let mut next = Vec::with_capacity(orders.len() * perms.len());
-            for o in &orders {
-                for p in &perms {
-                    let mut v = o.clone();
-                    v.extend_from_slice(p);
-                    next.push(v);
-                }
-            }
-            orders = next;
-        }
-        let p = 1.0 / count as f64;
-        Dist::from_pairs(orders.into_iter().map(|o| (TurnOrder(o), p)))
+        let law = dice_core::fair_roll_off_orders(self.fitness.len(), |a, b| {
+            self.fitness[a].cmp(&self.fitness[b])
+        })?;
+        Ok(law.map(|o| TurnOrder(o.clone())))
     }
-}
-
-/// Every permutation of `items`.
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        let mut rest = items.to_vec();
-        let first = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, first);
-            out.push(p);
-        }
-    }
-    out
 }
 
 impl fmt::Display for Initiative {

@@ -210,46 +210,27 @@ pub const MAX_EXACT_COMBATANTS: usize = 6;
 /// in index order; members who roll the same face roll again among themselves, before any
 /// lower group rolls. `next` gives the roll-off d10s.
 ///
-/// TODO(dice-core): ranking with random tie-breaks is shared with Robots & Rapiers' Turn
-/// Order ("d10 roll" as the last tie-breaker); a `rank_with_roll_offs` primitive would serve
-/// both.
+/// The procedure is dice-core's [`rank_with_roll_offs`](dice_core::rank_with_roll_offs).
 pub(crate) fn rank_with_roll_offs<F>(scores: &[i32], mut next: F) -> Result<Vec<usize>, Error>
 where
     F: FnMut() -> Result<u8, Error>,
 {
-    let mut idx: Vec<usize> = (0..scores.len()).collect();
-    idx.sort_by(|&a, &b| scores[b].cmp(&scores[a]).then(a.cmp(&b)));
-    if idx.windows(2).all(|w| scores[w[0]] != scores[w[1]]) {
-        return Ok(idx);
-    }
-    // Groups of equal score, highest first; a group of one is settled.
-    let mut slots: Vec<Vec<usize>> = Vec::new();
-    for &c in &idx {
-        match slots.last_mut() {
-            Some(g) if scores[g[0]] == scores[c] => g.push(c),
-            _ => slots.push(vec![c]),
-        }
-    }
-    while let Some(k) = slots.iter().position(|g| g.len() > 1) {
-        let group = core::mem::take(&mut slots[k]);
-        let mut rolled = Vec::with_capacity(group.len());
-        for &c in &group {
-            rolled.push((next()?, c));
-        }
-        // Highest roll first; a stable sort keeps index order among equal rolls.
-        rolled.sort_by_key(|r| core::cmp::Reverse(r.0));
-        let mut sub: Vec<Vec<usize>> = Vec::new();
-        let mut last = None;
-        for (face, c) in rolled {
-            match sub.last_mut() {
-                Some(g) if last == Some(face) => g.push(c),
-                _ => sub.push(vec![c]),
-            }
-            last = Some(face);
-        }
-        slots.splice(k..=k, sub);
-    }
-    Ok(slots.into_iter().flatten().collect())
+    dice_core::rank_with_roll_offs(
+        scores.len(),
+        |a, b| scores[a].cmp(&scores[b]),
+        // No cap: faces given run out, and rolled d10s cannot tie for ever.
+        u32::MAX,
+        |_| next(),
+    )
+    .map_err(|e| match e {
+        dice_core::RollOffError::Roll(e) => e,
+        // Only after 2³² rounds of ties: more faces than memory holds, or never with
+        // rolled d10s. Read as "the ties needed more dice".
+        dice_core::RollOffError::Unresolved { .. } => Error::NotEnoughDice {
+            what: "turn order",
+            given: 0,
+        },
+    })
 }
 
 /// The turn order of a fight: every combatant rolls Initiative, the highest goes first, ties
@@ -485,43 +466,20 @@ impl Exact for TurnOrder {
         let total = 10f64.powi(n as i32);
         let mut pairs: Vec<(Order, f64)> = Vec::new();
         for (groups, count) in weak {
-            let mut orders: Vec<Vec<usize>> = vec![Vec::new()];
-            let mut weight = count as f64 / total;
-            for g in &groups {
-                let perms = permutations(g);
-                weight /= perms.len() as f64;
-                orders = orders
-                    .iter()
-                    .flat_map(|prefix| {
-                        perms.iter().map(move |p| {
-                            let mut o = prefix.clone();
-                            o.extend_from_slice(p);
-                            o
-                        })
-                    })
-                    .collect();
+            // Each tied group's orders equally likely: dice-core's law of fair roll-offs,
+            // ranking by the group a combatant fell in (the first group ranks highest).
+            let mut place = vec![0usize; n];
+            for (k, g) in groups.iter().enumerate() {
+                for &c in g {
+                    place[c] = k;
+                }
             }
-            pairs.extend(orders.into_iter().map(|o| (Order(o), weight)));
+            let ties = dice_core::fair_roll_off_orders(n, |a, b| place[b].cmp(&place[a]))?;
+            let weight = count as f64 / total;
+            pairs.extend(ties.iter().map(|(o, p)| (Order(o.clone()), weight * p)));
         }
         Dist::from_pairs(pairs)
     }
-}
-
-/// Every order of `items` (at most 6! = 720 here).
-fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
-    if items.len() <= 1 {
-        return vec![items.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        let mut rest = items.to_vec();
-        let x = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, x);
-            out.push(p);
-        }
-    }
-    out
 }
 
 impl rand::distr::Distribution<Order> for TurnOrder {
