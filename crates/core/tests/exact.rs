@@ -22,6 +22,7 @@
 
 mod common;
 use common::enumerate;
+use dice_testkit::assert_law;
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -53,31 +54,6 @@ fn assert_rel(a: f64, b: f64, rel: f64, what: &str) {
         rel_close(a, b, rel),
         "{what}: got {a:e}, expected {b:e} (relative error {:e})",
         (a - b).abs() / b.abs().max(1e-300)
-    );
-}
-
-/// Asserts that `dist` is the finite law `exact`: no tail, the same outcomes of positive
-/// probability in increasing order, every probability within relative [`REL`].
-fn assert_law<O: Ord + Clone + Debug>(what: &str, dist: &Dist<O>, exact: &BTreeMap<O, f64>) {
-    assert_eq!(dist.tail(), 0.0, "{what}: a finite law has no tail");
-    let expected: Vec<O> = exact
-        .iter()
-        .filter(|(_, p)| **p > 0.0)
-        .map(|(o, _)| o.clone())
-        .collect();
-    assert_eq!(dist.outcomes(), &expected[..], "{what}: outcomes differ");
-    let mut bad = Vec::new();
-    for (o, p) in dist.iter() {
-        let q = exact[o];
-        if !rel_close(p, q, REL) {
-            bad.push(format!("{o:?}: got {p:e}, expected {q:e}"));
-        }
-    }
-    assert!(bad.is_empty(), "{what}:\n  {}", bad.join("\n  "));
-    assert!(
-        (dist.total() - 1.0).abs() <= 1e-12,
-        "{what}: total {}",
-        dist.total()
     );
 }
 

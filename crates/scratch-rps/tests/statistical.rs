@@ -9,57 +9,17 @@
 //! seeds are fixed anyway.
 
 use std::collections::BTreeMap;
-use std::fmt::Debug;
 
 use dice_core::{Exact, Roll};
 use dice_scratch_rps::{
     Ability, Attack, AttackKind, Attacks, Character, D20Roll, Environment, FightSimulation, Health,
     Initiative, InitiativeContest, Rules, Side, initiative::order_rolled,
 };
-use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
-
-const N: u64 = 100_000;
-
-fn rng(seed: u64) -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(seed)
-}
-
-fn histogram<O: Ord>(n: u64, mut roll: impl FnMut() -> O) -> BTreeMap<O, u64> {
-    let mut h = BTreeMap::new();
-    for _ in 0..n {
-        *h.entry(roll()).or_insert(0) += 1;
-    }
-    h
-}
-
-fn check<O: Ord + Debug>(observed: &BTreeMap<O, u64>, exact: &BTreeMap<O, f64>, n: u64) {
-    let total: f64 = exact.values().sum();
-    assert!((total - 1.0).abs() < 1e-12, "exact law sums to {total}");
-    assert_eq!(observed.values().sum::<u64>(), n);
-    for (o, &count) in observed {
-        assert!(
-            exact.get(o).copied().unwrap_or(0.0) > 0.0,
-            "{o:?} seen {count} times, exact probability 0"
-        );
-    }
-    let nf = n as f64;
-    for (o, &p) in exact {
-        let seen = observed.get(o).copied().unwrap_or(0) as f64 / nf;
-        let se = (p * (1.0 - p) / nf).sqrt();
-        assert!(
-            (seen - p).abs() <= 5.0 * se + 1e-12,
-            "{o:?}: frequency {seen}, exact {p}, {:.1} SE",
-            (seen - p).abs() / se
-        );
-    }
-}
+use dice_testkit::{N, as_map, check, histogram, rng};
+use rand::RngExt;
 
 fn law<M: Exact>(m: &M) -> BTreeMap<M::Outcome, f64> {
-    m.distribution()
-        .unwrap()
-        .iter()
-        .map(|(o, p)| (o.clone(), p))
-        .collect()
+    as_map(&m.distribution().unwrap())
 }
 
 fn check_mechanic<M: Exact>(m: &M, seed: u64) {

@@ -3,7 +3,6 @@
 //! `sqrt(p(1 − p)/N)`, of its exact probability (which `tests/exact.rs` checks against
 //! brute force); outcomes of probability 0 must never be seen.
 
-use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 use dice_core::{Exact, RollDetailed};
@@ -11,36 +10,16 @@ use dice_swimclass::{
     Bonus, BonusAssignment, Health, InitiativeContest, NO_THRESHOLD, OpposedRoll, Rules, SkillDice,
     Stabilize, Task, TaskRoll,
 };
-use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+use dice_testkit::{N, as_map, histogram, rng};
 
-const N: u64 = 100_000;
-
+/// `N` seeded rolls of `m` against its exact law (dice-testkit's 5-standard-error check).
 fn check<M: Exact>(m: &M, seed: u64)
 where
     M::Outcome: Debug,
 {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut seen: BTreeMap<M::Outcome, u64> = BTreeMap::new();
-    for _ in 0..N {
-        *seen.entry(m.roll(&mut rng)).or_insert(0) += 1;
-    }
-    let law = m.distribution().unwrap();
-    assert!((law.total() - 1.0).abs() < 1e-12);
-    for (o, &c) in &seen {
-        assert!(
-            law.probability(o) > 0.0,
-            "{o:?} seen {c} times, exact probability 0"
-        );
-    }
-    let nf = N as f64;
-    for (o, p) in law.iter() {
-        let f = seen.get(o).copied().unwrap_or(0) as f64 / nf;
-        let se = (p * (1.0 - p) / nf).sqrt();
-        assert!(
-            (f - p).abs() <= 5.0 * se + 1e-12,
-            "{o:?}: frequency {f}, exact {p}"
-        );
-    }
+    let mut r = rng(seed);
+    let seen = histogram(N, || m.roll(&mut r));
+    dice_testkit::check(&seen, &as_map(&m.distribution().unwrap()), N);
 }
 
 fn bow(rank: u32) -> SkillDice {
@@ -145,7 +124,7 @@ fn records_agree_with_the_pure_form() {
     // The record path rolls faces and resolves them: its successes match the outcome.
     let rules = Rules::default();
     let shot = OpposedRoll::new(bow(3), 2, Some(SkillDice::new(3)), rules).unwrap();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(30);
+    let mut rng = rng(30);
     for _ in 0..1000 {
         let r = shot.roll_record(&mut rng);
         assert_eq!(r.dice.len(), 6);
