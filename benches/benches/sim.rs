@@ -47,15 +47,9 @@ where
         g.bench_function(format!("{threads}_thread"), |b| {
             b.iter(|| black_box(sim.run(black_box(m))))
         });
-    }
-    // A run after a pause, as a one-off query (the `dice` tool, a designer's script) meets
-    // it: the pool's threads have gone to sleep and must be woken, which on a virtual
-    // machine can take a millisecond. Only the run is timed, not the pause.
-    for threads in [1, 2] {
-        let sim = Simulation::new(1, TRIALS)
-            .expect("valid")
-            .threads(threads)
-            .expect("valid");
+        // A run after a pause, as a one-off query (the `dice` tool, a designer's script)
+        // meets it: the pool's threads have gone to sleep and must be woken, which on a
+        // virtual machine can take a millisecond. Only the run is timed, not the pause.
         g.bench_function(format!("{threads}_thread_after_pause"), |b| {
             b.iter_custom(|iters| {
                 let mut timed = Duration::ZERO;
