@@ -376,6 +376,101 @@ fn help_exits_0_and_speaks_the_games_terms() {
 // ------------------------------------------------------------------------ shapers-and-bots
 
 #[test]
+fn rule_flags_switch_a_games_rulings() {
+    // A fluke against Average (7): one point per successive 4–6 on a d6, so P(score = 7) =
+    // (1/2)⁷ · (1/2) and P(score > 7) = (1/2)⁸. SB-A3's default reads exactly 7 as success
+    // with consequences; with the knob off it is a plain success.
+    let p = |v: &Value, outcome: &str| {
+        rows(v)
+            .into_iter()
+            .find(|(o, _)| o == outcome)
+            .map_or(0.0, |(_, p)| p)
+    };
+    let half8 = 0.5f64.powi(8);
+    let default = json(&["shapers-and-bots", "fluke", "--task", "average", "--odds"]);
+    assert!(close(p(&default, "success_with_consequences"), half8));
+    assert!(close(p(&default, "success"), half8));
+    for args in [
+        // Before the roll's subcommand or after it.
+        [
+            "shapers-and-bots",
+            "--rule",
+            "fluke_equal_is_consequence=false",
+            "fluke",
+            "--task",
+            "average",
+            "--odds",
+        ],
+        [
+            "shapers-and-bots",
+            "fluke",
+            "--task",
+            "average",
+            "--odds",
+            "--rule",
+            "fluke-equal-is-consequence=false",
+        ],
+    ] {
+        let v = json(&args);
+        assert_eq!(p(&v, "success_with_consequences"), 0.0, "{args:?}");
+        assert!(close(p(&v, "success"), 2.0 * half8), "{args:?}");
+    }
+    // An unknown ruling lists every ruling of the game with its default; a value of the
+    // wrong type and an item without `=` are refused too.
+    let unknown = bad(&[
+        "shapers-and-bots",
+        "--rule",
+        "nope=1",
+        "fluke",
+        "--task",
+        "low",
+    ]);
+    assert!(unknown.contains("no ruling named `nope`"), "{unknown}");
+    assert!(
+        unknown.contains("fluke_equal_is_consequence (default true)"),
+        "{unknown}"
+    );
+    assert!(
+        unknown.contains("max_borrowed_actions (default 2)"),
+        "{unknown}"
+    );
+    let wrong = bad(&[
+        "shapers-and-bots",
+        "--rule",
+        "max_borrowed_actions=lots",
+        "fluke",
+        "--task",
+        "low",
+    ]);
+    assert!(wrong.contains("does not fit"), "{wrong}");
+    let no_equals = bad(&[
+        "swimclass",
+        "--rule",
+        "broken",
+        "task",
+        "--rank",
+        "3",
+        "--difficulty",
+        "4",
+    ]);
+    assert!(no_equals.contains("KEY=VALUE"), "{no_equals}");
+    // Every game takes the flag (each game's first example, with an unknown ruling).
+    for example in [
+        "robots-and-rapiers test --dice 8 --tn 4 --difficulty 1",
+        "scratch-rps roll --level 3 --difficulty 15",
+        "shapers-and-bots challenge --skill high --task awesome",
+        "shapers-percentile test --attribute 10 --aptitude 5",
+        "swimclass task --rank 3 --difficulty 4",
+    ] {
+        let mut args: Vec<&str> = example.split(' ').collect();
+        assert!(!ok(&args).is_empty(), "{example}");
+        args.extend(["--rule", "no_such_ruling=1"]);
+        let listing = bad(&args);
+        assert!(listing.contains("(default "), "{example}: {listing}");
+    }
+}
+
+#[test]
 fn shapers_and_bots_challenge_rolls_and_odds() {
     let args = [
         "shapers-and-bots",

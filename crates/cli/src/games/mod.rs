@@ -35,6 +35,75 @@ pub mod shapers_percentile;
 pub mod swimclass;
 
 use dice_core::RollRecord;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::CliError;
+
+/// `--rule KEY=VALUE`: switch one of the game's rulings (a field of its `Rules`) away from
+/// the project's default. Flattened into every game's `Args`; repeatable.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct RuleFlags {
+    /// Change a ruling: a field of the game's `Rules` and its value as JSON (`true`, `3`,
+    /// `"Lower"`; a bare word is read as a string). Repeatable. An unknown KEY lists them all
+    /// with their defaults.
+    #[arg(long = "rule", value_name = "KEY=VALUE", global = true)]
+    pub rules: Vec<String>,
+}
+
+impl RuleFlags {
+    /// The game's rules: the default with every `--rule` applied, through the `Rules`
+    /// type's serde form (so every knob the library has is reachable, checked by the same
+    /// deserializer a program storing rules would use).
+    ///
+    /// # Errors
+    /// [`CliError::BadInput`] for an item without `=`, an unknown key (the message lists the
+    /// known ones with their defaults) or a value the field does not take.
+    pub fn apply<R>(&self) -> Result<R, CliError>
+    where
+        R: Default + Serialize + DeserializeOwned,
+    {
+        if self.rules.is_empty() {
+            return Ok(R::default());
+        }
+        let mut value = serde_json::to_value(R::default())
+            .map_err(|e| CliError::Failure(format!("the default rules: {e}")))?;
+        let Some(fields) = value.as_object_mut() else {
+            return Err(CliError::Failure(
+                "the rules are not a JSON object".to_owned(),
+            ));
+        };
+        let known: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("  {k} (default {v})"))
+            .collect();
+        for item in &self.rules {
+            let Some((key, raw)) = item.split_once('=') else {
+                return Err(CliError::bad_input(format!(
+                    "--rule takes KEY=VALUE, not `{item}`"
+                )));
+            };
+            let key = key.trim().replace('-', "_");
+            let Some(slot) = fields.get_mut(&key) else {
+                return Err(CliError::BadInput {
+                    message: format!(
+                        "no ruling named `{key}`; the rules of this game and their defaults are:"
+                    ),
+                    detail: known,
+                });
+            };
+            let raw = raw.trim();
+            *slot = serde_json::from_str(raw)
+                .unwrap_or_else(|_| serde_json::Value::String(raw.to_owned()));
+        }
+        serde_json::from_value(value).map_err(|e| CliError::BadInput {
+            message: format!(
+                "a --rule value does not fit: {e}; the rules of this game and their defaults are:"
+            ),
+            detail: known,
+        })
+    }
+}
 
 /// `--odds`: the exact distribution instead of a roll. Flattened into every game roll.
 #[derive(Clone, Copy, Debug, Default, clap::Args)]

@@ -1,5 +1,5 @@
 //! `dice robots-and-rapiers`: the Test and the Saving Throw of *Robots & Rapiers* (crate
-//! dice-robots-and-rapiers), under the project's rulings (`Rules::default()`).
+//! dice-robots-and-rapiers), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::Exact;
 use dice_robots_and_rapiers::{
@@ -26,12 +26,14 @@ A Saving Throw is always 3d10 against a TN (L237): three successes are a Total S
 effect), one or two a Partial Failure (2 attribute points lost per failed die), none a Total \
 Failure (the full effect, 6 points lost; ruling A8).\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's \
-(dice-robots-and-rapiers Rules::default()).",
+(dice-robots-and-rapiers Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice robots-and-rapiers test --dice 8 --tn 4 --difficulty 1\n  dice robots-and-rapiers test --dice 8 --tn 6 --opposing-dice 7 --opposing-tn 5 --odds\n  dice robots-and-rapiers save --tn 5\n  dice robots-and-rapiers save --tn 6 --modifier -3 --current 6 --odds"
 )]
 pub struct Args {
     #[command(subcommand)]
     pub roll: RollKind,
+    #[command(flatten)]
+    pub rules: super::RuleFlags,
 }
 
 /// The rolls of the game.
@@ -112,7 +114,7 @@ pub struct SaveArgs {
 
 /// Runs a Robots & Rapiers roll.
 pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
-    let rules = Rules::default();
+    let rules: Rules = args.rules.apply()?;
     match args.roll {
         RollKind::Test(a) => test(a, ctx),
         RollKind::Save(a) => save(a, &rules, ctx),

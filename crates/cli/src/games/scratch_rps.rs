@@ -1,5 +1,5 @@
 //! `dice scratch-rps`: the d20 roll and the attack of *Scratch RPS* (crate dice-scratch-rps),
-//! under the project's rulings (`Rules::default()`).
+//! under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::Exact;
 use dice_scratch_rps::roll::D20;
@@ -21,12 +21,14 @@ roll) against a difficulty; a total at least the difficulty succeeds, and a natu
 automatic success whatever the total (+1 damage on a damaging attack; shooting's natural 20 \
 does 5, ruling SC-A1). An attack's difficulty is the target's defense.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-scratch-rps \
-Rules::default()).",
+Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice scratch-rps roll --level 3 --difficulty 15\n  dice scratch-rps roll --difficulty 11 --odds\n  dice scratch-rps attack --kind shooting --ability shooting --level 2 --defense 13 --odds"
 )]
 pub struct Args {
     #[command(subcommand)]
     pub roll: RollKind,
+    #[command(flatten)]
+    pub rules: super::RuleFlags,
 }
 
 /// The rolls of the game.
@@ -143,7 +145,7 @@ pub struct AttackArgs {
 
 /// Runs a Scratch RPS roll.
 pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
-    let rules = Rules::default();
+    let rules: Rules = args.rules.apply()?;
     match args.roll {
         RollKind::Roll(a) => d20_roll(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),

@@ -1,5 +1,5 @@
 //! `dice shapers-and-bots`: the challenge roll, the fluke and damage of *Shapers and Bots*
-//! (crate dice-shapers-and-bots), under the project's rulings (`Rules::default()`).
+//! (crate dice-shapers-and-bots), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::{Exact, RollDetailed};
 use dice_shapers_and_bots::{
@@ -25,12 +25,14 @@ consequences, below fails. A character with no rating rolls a fluke instead: one
 successive 4, 5 or 6 on a single die, against the same target. Damage is a streak too: \
 a weapon's guaranteed points plus one per successive face in its range.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-shapers-and-bots \
-Rules::default()).",
+Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice shapers-and-bots challenge --skill high --task awesome\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice shapers-and-bots fluke --task average --odds\n  dice shapers-and-bots damage --weapon large --armored"
 )]
 pub struct Args {
     #[command(subcommand)]
     pub roll: RollKind,
+    #[command(flatten)]
+    pub rules: super::RuleFlags,
 }
 
 /// The rolls of the game.
@@ -141,7 +143,7 @@ pub struct DamageArgs {
 
 /// Runs a Shapers and Bots roll.
 pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
-    let rules = Rules::default();
+    let rules: Rules = args.rules.apply()?;
     match args.roll {
         RollKind::Challenge(a) => challenge(a, &rules, ctx),
         RollKind::Fluke(a) => {

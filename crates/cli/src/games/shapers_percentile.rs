@@ -1,5 +1,5 @@
 //! `dice shapers-percentile`: the d100 test and the attack of the *Shapers* combat chapter
-//! (crate dice-shapers-percentile), under the project's rulings (`Rules::default()`).
+//! (crate dice-shapers-percentile), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::{Exact, Roll};
 use dice_shapers_percentile::{
@@ -23,12 +23,14 @@ unopposed, opposed by the defender's own test (the higher margin wins, ties to t
 losing a melee exchange by 30 or more exposes the attacker to a counter-attack), or met by the \
 optional passive defence.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's \
-(dice-shapers-percentile Rules::default()).",
+(dice-shapers-percentile Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice shapers-percentile test --attribute 10 --aptitude 5\n  dice shapers-percentile attack --attribute 10 --aptitude 5 --defender-attribute 10 --defender-aptitude 5 --odds\n  dice shapers-percentile attack --attribute 12 --aptitude 4 --modifier -20 --kind ranged"
 )]
 pub struct Args {
     #[command(subcommand)]
     pub roll: RollKind,
+    #[command(flatten)]
+    pub rules: super::RuleFlags,
 }
 
 /// The rolls of the game.
@@ -139,7 +141,7 @@ pub struct AttackArgs {
 
 /// Runs a Shapers (percentile) roll.
 pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
-    let rules = Rules::default();
+    let rules: Rules = args.rules.apply()?;
     match args.roll {
         RollKind::Test(a) => test(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),

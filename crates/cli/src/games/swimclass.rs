@@ -1,5 +1,5 @@
 //! `dice swimclass`: the task roll and the combat attack of *Project Swimclass* (crate
-//! dice-swimclass), under the project's rulings (`Rules::default()`).
+//! dice-swimclass), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::{DieRoll, Dist, Exact, Source};
 use dice_swimclass::{
@@ -30,12 +30,14 @@ equal value (L25, L33–L39); the hits left are damage, 1 each.\n\n\
 Implements are written as in the rulebook (L51–L54): 1+2 (+2 to one die), 2-crit (cancels two \
 criticals), 1*5 (one die counts as a 5), 1D (an artifact's extra die); parentheses optional.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-swimclass \
-Rules::default()).",
+Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice swimclass task --rank 3 --difficulty 4\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice swimclass task --rank 4 --difficulty 6 --progress 3 --rounds 3 --odds\n  dice swimclass task --rank 3 --difficulty 2 --implement 1+4\n  dice swimclass attack --attack 6 --defense 6\n  dice swimclass attack --attack 3 --defense 3 --range 1 --attack-implement 1+4 --odds"
 )]
 pub struct Args {
     #[command(subcommand)]
     pub roll: RollKind,
+    #[command(flatten)]
+    pub rules: super::RuleFlags,
 }
 
 /// The rolls of the game.
@@ -169,7 +171,7 @@ pub struct AttackArgs {
 
 /// Runs a Swimclass roll.
 pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
-    let rules = Rules::default();
+    let rules: Rules = args.rules.apply()?;
     match args.roll {
         RollKind::Task(a) => task(a, rules, ctx),
         RollKind::Attack(a) => attack(a, rules, ctx),
