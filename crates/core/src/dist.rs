@@ -201,6 +201,42 @@ impl<T: Ord + Clone> Dist<T> {
         Dist::from_sorted(outcomes, probs, self.tail)
     }
 
+    /// The law of a second roll whose terms depend on this one's outcome: for each outcome
+    /// `o` (probability `p`), `then(o)` is the law of what follows, and the result weighs
+    /// each of those laws by `p` (a mixture). The tail is this law's tail plus each
+    /// following law's tail weighted by its `p`.
+    ///
+    /// # Errors
+    /// The first error `then` returns.
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Dist, Exact, Pool, SuccessPool};
+    /// // Roll a d4 for how many d6 to roll, then count the 6s.
+    /// let d4 = Die::new(4)?.distribution()?;
+    /// let sixes = d4.and_then(|&n| {
+    ///     SuccessPool::new(Pool::new(n, Die::D6)?, Comparison::Exactly(6)).distribution()
+    /// })?;
+    /// // No six: (1/4) Σₙ (5/6)ⁿ over n = 1..4.
+    /// let none: f64 = (1..=4).map(|n| (5.0f64 / 6.0).powi(n) / 4.0).sum();
+    /// assert!((sixes.probability(&0) - none).abs() < 1e-15);
+    /// assert!((sixes.total() - 1.0).abs() < 1e-12);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn and_then<U: Ord + Clone, E>(
+        &self,
+        mut then: impl FnMut(&T) -> Result<Dist<U>, E>,
+    ) -> Result<Dist<U>, E> {
+        let mut pairs = Vec::new();
+        let mut tail = self.tail;
+        for (o, p) in self.iter() {
+            let next = then(o)?;
+            tail += p * next.tail;
+            pairs.extend(next.iter().map(|(u, q)| (u.clone(), p * q)));
+        }
+        let (outcomes, probs) = merge(pairs);
+        Ok(Dist::from_sorted(outcomes, probs, tail))
+    }
+
     /// The joint law of this outcome and an independent `other`'s.
     ///
     /// ```

@@ -374,6 +374,37 @@ fn kept_score_of_any_per_die_law_against_enumeration() {
 }
 
 #[test]
+fn and_then_is_the_mixture_of_the_following_laws() {
+    // A d4 says how many d6 to sum: enumerate every (n, faces) with weight 1/4 · 1/6ⁿ.
+    let d4 = Die::new(4).unwrap().distribution().unwrap();
+    let got = d4
+        .and_then(|&n| sum(pool(n, d(6)), Keep::All, 0).distribution())
+        .unwrap();
+    let mut exact: BTreeMap<i64, f64> = BTreeMap::new();
+    for n in 1..=4usize {
+        for (total, p) in enumerate(&vec![6; n], |f| {
+            f.iter().map(|&x| i64::from(x)).sum::<i64>()
+        }) {
+            *exact.entry(total).or_default() += p / 4.0;
+        }
+    }
+    for (o, p) in got.iter() {
+        assert_rel(p, exact[o], 1e-12, &format!("total {o}"));
+    }
+    assert_eq!(got.len(), exact.len());
+    assert_rel(got.total(), 1.0, 1e-12, "total");
+    // Tails: 0.25 unlisted in the first law, and each following law leaves 0.1 · k unlisted.
+    let first = Dist::from_pairs([(1u32, 0.5), (2, 0.25)]).unwrap();
+    let mixed = first
+        .and_then(|&k| Dist::from_pairs([(10 * k, 1.0 - 0.1 * f64::from(k))]))
+        .unwrap();
+    assert_rel(mixed.tail(), 0.25 + 0.5 * 0.1 + 0.25 * 0.2, 1e-12, "tail");
+    assert_rel(mixed.probability(&20), 0.25 * 0.8, 1e-12, "outcome 20");
+    // The first error stops it.
+    assert!(first.and_then(|_| Err::<Dist<u32>, _>("no")).is_err());
+}
+
+#[test]
 fn kept_score_of_a_law_with_a_tail() {
     // Listed faces 1–3 with 0.2 each, 0.4 unlisted: the listed kept laws are the joint
     // laws with every die listed, and the tail is P(some die unlisted) = 1 − 0.6ⁿ.

@@ -255,21 +255,13 @@ impl Exact for RelatedPrograms {
     fn distribution(&self) -> Result<Dist<i64>, dice_core::Error> {
         let mut bonus: Dist<u32> = Dist::certain(0);
         for t in &self.steps {
-            let mut pairs: Vec<(u32, f64)> = Vec::new();
-            for (&k, p) in bonus.iter() {
-                for (&n, q) in Self::with_bonus(t, k).distribution()?.iter() {
-                    pairs.push((n.max(0) as u32, p * q));
-                }
-            }
-            bonus = Dist::from_pairs(pairs)?;
+            bonus = bonus.and_then(|&k| {
+                Ok(Self::with_bonus(t, k)
+                    .distribution()?
+                    .map(|&n| n.max(0) as u32))
+            })?;
         }
-        let mut pairs: Vec<(i64, f64)> = Vec::new();
-        for (&k, p) in bonus.iter() {
-            for (&n, q) in Self::with_bonus(&self.main, k).distribution()?.iter() {
-                pairs.push((n, p * q));
-            }
-        }
-        Dist::from_pairs(pairs)
+        bonus.and_then(|&k| Self::with_bonus(&self.main, k).distribution())
     }
 }
 

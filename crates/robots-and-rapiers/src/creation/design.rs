@@ -241,18 +241,14 @@ impl Exact for RandomDesignPoints {
         for (s, p) in sizes.iter() {
             *by_x.entry(s.design_dice()).or_default() += p;
         }
-        let mut acc: BTreeMap<u32, f64> = BTreeMap::new();
-        for (ac, pa) in classes.iter() {
-            for (&x, &px) in &by_x {
-                let law = DesignPointsRoll::new(x, u32::from(ac.value()))
+        let x_law = Dist::from_pairs(by_x)?;
+        classes.and_then(|ac| {
+            x_law.and_then(|&x| {
+                DesignPointsRoll::new(x, u32::from(ac.value()))
                     .map_err(|_| dice_core::Error::Probability { value: f64::NAN })?
-                    .distribution()?;
-                for (dp, p) in law.iter() {
-                    *acc.entry(*dp).or_default() += pa * px * p;
-                }
-            }
-        }
-        Dist::from_pairs(acc)
+                    .distribution()
+            })
+        })
     }
 }
 
