@@ -60,6 +60,9 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for RollOffError<E> {}
 /// the same roll off again among themselves, before any lower roll or lower group is
 /// looked at. A group still tied after `max_rounds` roll-offs stops the ranking with
 /// [`RollOffError::Unresolved`]; `roll`'s own errors stop it with [`RollOffError::Roll`].
+/// The procedure keeps a stack of the groups still to settle (at most `len` contestants in
+/// it), not a recursion, so `u32::MAX` rounds is a safe "no cap" when the rolls themselves
+/// end (faces given in advance run out; a fair die cannot tie for ever).
 ///
 /// ```
 /// use dice_core::rank_with_roll_offs;
