@@ -1,59 +1,10 @@
 //! Runs the `dice` binary and checks its output and exit codes. Every expected probability
 //! is derived here by enumeration or a formula written out in the test.
 
-use std::process::{Command, Output};
+mod common;
+use common::{bad, close, dice, dice_env, ints, json, ok};
 
 use serde_json::Value;
-
-fn dice(args: &[&str]) -> Output {
-    dice_env(args, &[])
-}
-
-fn dice_env(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dice"));
-    cmd.args(args).env_remove("DICE_PROGRESS");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("the dice binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic on {args:?}: {stderr}");
-    assert!(
-        !stderr.contains("RUST_BACKTRACE"),
-        "backtrace hint on {args:?}"
-    );
-    out
-}
-
-/// Runs, expects exit code 0, returns stdout.
-fn ok(args: &[&str]) -> String {
-    let out = dice(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// Runs with `--json`, expects exit code 0 and one JSON object.
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let text = ok(&all);
-    let v: Value = serde_json::from_str(&text).expect("one JSON object");
-    assert!(v.is_object());
-    v
-}
-
-/// Runs, expects exit code 2 (bad input), returns stderr.
-fn bad(args: &[&str]) -> String {
-    let out = dice(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should be refused");
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-    String::from_utf8(out.stderr).expect("UTF-8 errors")
-}
 
 /// The `distribution` array as (outcome, probability) pairs.
 fn rows(v: &Value) -> Vec<(Value, f64)> {
@@ -63,10 +14,6 @@ fn rows(v: &Value) -> Vec<(Value, f64)> {
         .iter()
         .map(|r| (r["outcome"].clone(), r["probability"].as_f64().expect("p")))
         .collect()
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-12
 }
 
 /// The law of the sum of `n` d`s`, by enumerating every roll.
@@ -490,12 +437,7 @@ fn shapers_and_bots_challenge_rolls_and_odds() {
         (v["skill"].as_str(), v["task"].as_str()),
         (Some("high"), Some("awesome"))
     );
-    let dice: Vec<i64> = v["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_i64().unwrap())
-        .collect();
+    let dice = ints(&v["dice"]);
     assert_eq!(dice.len(), 2);
     assert!(dice.iter().all(|d| (1..=6).contains(d)));
     // High: +2; Awesome: target 13 (L50–57).
@@ -584,12 +526,7 @@ fn shapers_and_bots_automatic_success_and_fluke() {
         "5",
     ]);
     assert_eq!(v["attempt"], "fluke");
-    let dice: Vec<i64> = v["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_i64().unwrap())
-        .collect();
+    let dice = ints(&v["dice"]);
     // Every face but the last continues the streak (4–6); the last misses.
     let (last, streak) = dice.split_last().unwrap();
     assert!(streak.iter().all(|&f| f >= 4) && *last <= 3);
@@ -619,12 +556,7 @@ fn shapers_and_bots_damage() {
         "--seed",
         "2",
     ]);
-    let dice: Vec<i64> = v["dice"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_i64().unwrap())
-        .collect();
+    let dice = ints(&v["dice"]);
     // Large, unarmored: 1 + one per successive 3–6.
     let streak = dice.iter().take_while(|&&f| f >= 3).count() as u64;
     assert_eq!(v["points"].as_u64().unwrap(), 1 + streak);

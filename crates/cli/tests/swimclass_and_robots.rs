@@ -1,52 +1,16 @@
 //! `dice swimclass` and `dice robots-and-rapiers`: seeded rolls, exact odds checked against
 //! laws derived here by enumerating every roll, the JSON fields, and bad input.
 
-use std::process::{Command, Output};
+mod common;
+use common::{close, ints, json, ok};
 
 use serde_json::Value;
 
-fn dice(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_dice"))
-        .args(args)
-        .env_remove("DICE_PROGRESS")
-        .output()
-        .expect("the dice binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic on {args:?}: {stderr}");
-    assert!(!stderr.contains("internal error"), "{args:?}: {stderr}");
-    out
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = dice(args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.push("--json");
-    let v: Value = serde_json::from_str(&ok(&all)).expect("one JSON object");
-    assert!(v.is_object());
-    v
-}
-
+/// Runs, expects exit code 2 with an `error: ` message, returns stderr.
 fn bad(args: &[&str]) -> String {
-    let out = dice(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should be refused");
-    assert!(out.stdout.is_empty(), "{args:?} printed to stdout");
-    let err = String::from_utf8(out.stderr).expect("UTF-8 errors");
+    let err = common::bad(args);
     assert!(err.starts_with("error: "), "{err}");
     err
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-12
 }
 
 fn f(v: &Value) -> f64 {
@@ -486,12 +450,7 @@ fn robots_and_rapiers_test_seeded_roll() {
     let text = ok(&args);
     assert_eq!(text, ok(&args));
     let v = json(&args);
-    let faces: Vec<u64> = v["faces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
+    let faces = ints(&v["faces"]);
     assert_eq!(faces.len(), 8);
     assert!(faces.iter().all(|x| (1..=10).contains(x)));
     let mine = faces.iter().filter(|&&x| x <= 6).count() as i64;
@@ -578,12 +537,7 @@ fn robots_and_rapiers_save_seeded_roll() {
     let text = ok(&args);
     assert_eq!(text, ok(&args));
     let v = json(&args);
-    let faces: Vec<u64> = v["faces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect();
+    let faces = ints(&v["faces"]);
     assert_eq!(faces.len(), 3);
     let s = faces.iter().filter(|&&x| x <= 5).count() as u64;
     assert_eq!(v["successes"].as_u64(), Some(s));
@@ -604,129 +558,31 @@ fn robots_and_rapiers_save_seeded_roll() {
 
 #[test]
 fn bad_input_exits_2_without_a_panic() {
-    for args in [
-        &["swimclass", "task", "--rank", "100", "--difficulty", "4"][..],
-        &[
-            "swimclass",
-            "task",
-            "--rank",
-            "4294967295",
-            "--difficulty",
-            "4",
-        ],
-        &["swimclass", "task", "--rank", "3", "--difficulty", "4000"],
-        &[
-            "swimclass",
-            "task",
-            "--rank",
-            "3",
-            "--difficulty",
-            "4",
-            "--progress",
-            "0",
-        ],
-        &[
-            "swimclass",
-            "task",
-            "--rank",
-            "3",
-            "--difficulty",
-            "4",
-            "--implement",
-            "sword",
-        ],
-        &[
-            "swimclass",
-            "task",
-            "--rank",
-            "3",
-            "--difficulty",
-            "4",
-            "--implement",
-            "1+1000",
-        ],
-        &[
-            "swimclass",
-            "task",
-            "--rank",
-            "64",
-            "--difficulty",
-            "4",
-            "--odds",
-        ],
-        &["swimclass", "task", "--rank", "3"],
-        &["swimclass", "attack", "--attack", "65", "--defense", "3"],
-        &[
-            "swimclass",
-            "attack",
-            "--attack",
-            "3",
-            "--defense",
-            "3",
-            "--range",
-            "1",
-            "--difficulty",
-            "2",
-        ],
-        &[
-            "swimclass",
-            "attack",
-            "--attack",
-            "3",
-            "--defense",
-            "3",
-            "--range",
-            "-1",
-        ],
-        &["robots-and-rapiers", "test", "--dice", "2000", "--tn", "4"],
-        &["robots-and-rapiers", "test", "--dice", "8", "--tn", "400"],
-        &[
-            "robots-and-rapiers",
-            "test",
-            "--dice",
-            "8",
-            "--tn",
-            "4",
-            "--difficulty",
-            "5000",
-        ],
-        &[
-            "robots-and-rapiers",
-            "test",
-            "--dice",
-            "8",
-            "--tn",
-            "4",
-            "--opposing-dice",
-            "3",
-        ],
-        &[
-            "robots-and-rapiers",
-            "test",
-            "--dice",
-            "8",
-            "--tn",
-            "4",
-            "--opposing-dice",
-            "3",
-            "--opposing-tn",
-            "500",
-        ],
-        &["robots-and-rapiers", "save", "--tn", "500"],
-        &["robots-and-rapiers", "save", "--tn", "100", "--exert"],
-        &[
-            "robots-and-rapiers",
-            "save",
-            "--tn",
-            "5",
-            "--modifier",
-            "2147483647",
-            "--modifier",
-            "2147483647",
-        ],
-        &["robots-and-rapiers", "save"],
+    // Each a command line, split on spaces.
+    for line in [
+        "swimclass task --rank 100 --difficulty 4",
+        "swimclass task --rank 4294967295 --difficulty 4",
+        "swimclass task --rank 3 --difficulty 4000",
+        "swimclass task --rank 3 --difficulty 4 --progress 0",
+        "swimclass task --rank 3 --difficulty 4 --implement sword",
+        "swimclass task --rank 3 --difficulty 4 --implement 1+1000",
+        "swimclass task --rank 64 --difficulty 4 --odds",
+        "swimclass task --rank 3",
+        "swimclass attack --attack 65 --defense 3",
+        "swimclass attack --attack 3 --defense 3 --range 1 --difficulty 2",
+        "swimclass attack --attack 3 --defense 3 --range -1",
+        "robots-and-rapiers test --dice 2000 --tn 4",
+        "robots-and-rapiers test --dice 8 --tn 400",
+        "robots-and-rapiers test --dice 8 --tn 4 --difficulty 5000",
+        "robots-and-rapiers test --dice 8 --tn 4 --opposing-dice 3",
+        "robots-and-rapiers test --dice 8 --tn 4 --opposing-dice 3 --opposing-tn 500",
+        "robots-and-rapiers save --tn 500",
+        "robots-and-rapiers save --tn 100 --exert",
+        "robots-and-rapiers save --tn 5 --modifier 2147483647 --modifier 2147483647",
+        "robots-and-rapiers save",
     ] {
-        bad(args);
+        let args: Vec<&str> = line.split(' ').collect();
+        bad(&args);
     }
     let err = bad(&["swimclass", "task", "--rank", "100", "--difficulty", "4"]);
     assert_eq!(

@@ -87,7 +87,9 @@ pub use die::{Die, MAX_SIDES, MIN_SIDES};
 pub use dist::{Dist, Numeric, binomial_pmf};
 pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
-pub use opposed::{BlockRule, Blocked, Blocking, Cancellation, block, cancel};
+pub use opposed::{
+    BlockRule, Blocked, Blocking, Cancellation, block, cancel, count_blocked_sorted,
+};
 pub use pool::{
     DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode, ExplodeMode, MAX_DICE,
     MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,

@@ -210,13 +210,27 @@ pub fn block(attack: &[i64], defense: &[i64], rule: BlockRule) -> Blocked {
     Blocked { pairs, unblocked }
 }
 
-/// The number of blocked dice when both sides are already sorted ascending.
+/// The number of attacking dice blocked (the size of the greedy maximum matching of
+/// [`block`]) when both sides are already sorted ascending, without allocating: for hot loops
+/// and exact laws that keep their dice sorted.
+///
+/// ```
+/// use dice_core::{BlockRule, count_blocked_sorted};
+/// // Hits 2, 4, 5 against defense 3, 4: the 3 blocks the 2, the 4 blocks the 4.
+/// assert_eq!(count_blocked_sorted(&[2, 4, 5], &[3, 4], BlockRule::AtLeast), 2);
+/// // Strictly greater: the 3 blocks the 2, nothing beats the 4.
+/// assert_eq!(count_blocked_sorted(&[2, 4, 5], &[3, 4], BlockRule::Strict), 1);
+/// ```
 #[inline]
-fn count_blocked_sorted(attack: &[i64], defense: &[i64], rule: BlockRule) -> u32 {
+pub fn count_blocked_sorted<T: Copy + Into<i64>>(
+    attack: &[T],
+    defense: &[T],
+    rule: BlockRule,
+) -> u32 {
     let mut j = 0;
     let mut blocked = 0;
     for &a in attack {
-        while j < defense.len() && !rule.blocks(defense[j], a) {
+        while j < defense.len() && !rule.blocks(defense[j].into(), a.into()) {
             j += 1;
         }
         if j == defense.len() {

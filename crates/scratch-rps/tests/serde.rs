@@ -1,18 +1,12 @@
 //! Serialize/deserialize round trips (the `serde` feature).
 #![cfg(feature = "serde")]
 
+use dice_testkit::round_trip;
+
 use dice_scratch_rps::{
     Action, AttackResult, Character, Combatant, Environment, Fight, Outcome, Party, Rules,
     ShootingCrit, Turn, Water,
 };
-
-fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
-    value: &T,
-) {
-    let json = serde_json::to_string(value).unwrap();
-    let back: T = serde_json::from_str(&json).unwrap();
-    assert_eq!(&back, value, "{json}");
-}
 
 #[test]
 fn values_round_trip() {

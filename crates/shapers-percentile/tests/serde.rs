@@ -1,19 +1,12 @@
 //! Outcomes, rules and plain inputs round-trip through serde (with the `serde` feature).
 #![cfg(feature = "serde")]
 
+use dice_testkit::round_trip;
+
 use dice_shapers_percentile::{
     AttackOutcome, Attributes, CounterAttackBasis, Exchange, Location, MeleeSituation,
     OpposedResult, Order, Outnumbering, RangeBand, RangedSituation, Rules, Side, TestResult,
 };
-
-fn round_trip<T>(value: &T)
-where
-    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
-{
-    let json = serde_json::to_string(value).unwrap();
-    let back: T = serde_json::from_str(&json).unwrap();
-    assert_eq!(&back, value, "{json}");
-}
 
 #[test]
 fn everything_round_trips() {

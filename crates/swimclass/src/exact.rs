@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use dice_core::BlockRule;
+use dice_core::{BlockRule, count_blocked_sorted};
 
 use crate::dice::{Compiled, Evaluated, MAX_POOL};
 use crate::error::Error;
@@ -412,31 +412,12 @@ fn through_lanes_slow(
         .map(|g| {
             let mut law = vec![0.0; g.hits.len() + 1];
             for (vals, p) in defense {
-                let blocked = count_blocked_sorted(&g.hits, vals, rule);
+                let blocked = count_blocked_sorted(&g.hits, vals, rule) as usize;
                 law[g.hits.len() - blocked] += p;
             }
             law
         })
         .collect()
-}
-
-/// The number of hits blocked, both sides sorted ascending (the greedy maximum matching of
-/// [`dice_core::block`], without allocating).
-#[inline]
-pub(crate) fn count_blocked_sorted(hits: &[i32], defense: &[i32], rule: BlockRule) -> usize {
-    let mut j = 0;
-    let mut blocked = 0;
-    for &a in hits {
-        while j < defense.len() && !blocks(rule, defense[j], a) {
-            j += 1;
-        }
-        if j == defense.len() {
-            break;
-        }
-        blocked += 1;
-        j += 1;
-    }
-    blocked
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use dice_core::{
 
 use crate::dice::{Compiled, Evaluated, MAX_POOL, SkillDice, roll_naturals};
 use crate::error::Error;
-use crate::exact::{attack_groups, count_blocked_sorted, defense_values, facts, through_laws};
+use crate::exact::{attack_groups, defense_values, facts, through_laws};
 use crate::rules::Rules;
 use crate::task::{advances, check_difficulty, core_error, effective_criticals, mark};
 
@@ -203,7 +203,7 @@ impl OpposedRoll {
         def[..d.len].copy_from_slice(&d.value[..d.len]);
         let def = &mut def[..d.len];
         def.sort_unstable();
-        (h - count_blocked_sorted(hits, def, self.rules.block_rule)) as u32
+        h as u32 - dice_core::count_blocked_sorted(hits, def, self.rules.block_rule)
     }
 
     #[inline]

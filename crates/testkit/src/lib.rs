@@ -6,6 +6,7 @@
 //! anyway, so a failure is reproducible.
 //!
 //! Not published: the game crates list it as a path-only dev-dependency.
+#![warn(missing_docs)]
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -228,4 +229,18 @@ pub fn check_rolls<O: Ord + Clone + Debug>(
             "{what}: rare outcomes seen {freq}, exact {rare_p}"
         );
     }
+}
+
+/// Asserts that `value` survives a round trip through JSON unchanged.
+///
+/// ```
+/// dice_testkit::round_trip(&vec![(1u8, "one".to_string())]);
+/// ```
+pub fn round_trip<T>(value: &T)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + Debug,
+{
+    let json = serde_json::to_string(value).expect("serializes");
+    let back: T = serde_json::from_str(&json).expect("deserializes");
+    assert_eq!(&back, value, "{json}");
 }
