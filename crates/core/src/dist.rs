@@ -52,6 +52,11 @@ impl<T: Ord + Clone> Dist<T> {
     /// A distribution from `(outcome, probability)` pairs in any order; repeated outcomes are
     /// added together and zero-probability outcomes dropped.
     ///
+    /// The tail is the mass the pairs leave out, `1 − Σp`, where that is more than the
+    /// rounding of the sum itself could be (`n·ε` for `n` pairs, ε = `f64::EPSILON`); below
+    /// that the law is taken as finite and its tail is 0. To give the tail outright, use
+    /// [`Dist::from_pairs_and_tail`].
+    ///
     /// # Errors
     /// [`Error::Probability`] when a probability is negative or not finite, or when they add
     /// up to more than one (beyond rounding, 1e-9).
@@ -75,8 +80,41 @@ impl<T: Ord + Clone> Dist<T> {
         if total > 1.0 + 1e-9 {
             return Err(Error::Probability { value: total });
         }
+        let rounding = v.len() as f64 * f64::EPSILON;
+        let unlisted = 1.0 - total;
+        let tail = if unlisted > rounding { unlisted } else { 0.0 };
         let (outcomes, probs) = merge(v);
-        Ok(Self::from_sorted(outcomes, probs, (1.0 - total).max(0.0)))
+        Ok(Self::from_sorted(outcomes, probs, tail))
+    }
+
+    /// As [`Dist::from_pairs`], with the unlisted mass given rather than taken as `1 − Σp`:
+    /// a finite law passes `0.0` and reports no tail, whatever the rounding of its sum.
+    ///
+    /// # Errors
+    /// [`Error::Probability`] when a probability or the tail is negative or not finite, or
+    /// when they add up to more than one (beyond rounding, 1e-9).
+    ///
+    /// ```
+    /// use dice_core::Dist;
+    /// let thirds = Dist::from_pairs_and_tail([(1, 1.0 / 3.0), (2, 1.0 / 3.0), (3, 1.0 / 3.0)], 0.0)?;
+    /// assert_eq!(thirds.tail(), 0.0);
+    /// let partial = Dist::from_pairs_and_tail([(0, 0.5), (1, 0.25)], 0.25)?;
+    /// assert_eq!(partial.tail(), 0.25);
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn from_pairs_and_tail<I: IntoIterator<Item = (T, f64)>>(
+        pairs: I,
+        tail: f64,
+    ) -> Result<Self, Error> {
+        if !tail.is_finite() || tail < 0.0 {
+            return Err(Error::Probability { value: tail });
+        }
+        let d = Self::from_pairs(pairs)?;
+        let total = d.probs.iter().sum::<f64>() + tail;
+        if total > 1.0 + 1e-9 {
+            return Err(Error::Probability { value: total });
+        }
+        Ok(Dist { tail, ..d })
     }
 
     /// From sorted distinct outcomes; drops zero entries.

@@ -48,9 +48,11 @@
 //! ## Limits
 //!
 //! Checked in constructors, so rolling cannot fail: dice have [`MIN_SIDES`]..=[`MAX_SIDES`]
-//! sides; a pool holds at most [`MAX_DICE`] dice; explosions and streaks stop after
-//! [`DEFAULT_EXPLOSION_CAP`] extra dice unless the caller sets a cap (at most
-//! [`MAX_EXPLOSION_CAP`]), and a pool may never produce more than [`MAX_ROLLED_DICE`] dice;
+//! sides; a pool holds at most [`MAX_DICE`] dice; explosions and streaks stop at the cap the
+//! caller sets (at most [`MAX_EXPLOSION_CAP`]), and without one only where the chance of going
+//! on is below [`UNCAPPED_CUT_MASS`] per die ([`uncapped_roll_cap`], never before
+//! [`DEFAULT_EXPLOSION_CAP`]), so rolls draw the untruncated law that the exact distributions
+//! list; a pool may never produce more than [`MAX_ROLLED_DICE`] dice;
 //! modifiers and targets are within ±[`MAX_MODIFIER`]; face sets hold faces up to
 //! [`MAX_SET_FACE`].
 //!
@@ -92,7 +94,8 @@ pub use opposed::{
 };
 pub use pool::{
     DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode, ExplodeMode, MAX_DICE,
-    MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,
+    MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart, UNCAPPED_CUT_MASS,
+    uncapped_roll_cap,
 };
 pub use record::{DieFlags, DieRoll, RollRecord, Source};
 pub use roll_off::{MAX_ROLL_OFF_ORDERS, RollOffError, fair_roll_off_orders, rank_with_roll_offs};

@@ -14,9 +14,48 @@ use crate::{Die, Roll};
 
 /// The most dice a pool may hold before explosions.
 pub const MAX_DICE: u32 = 10_000;
-/// The explosion (and streak) cap used unless the caller sets one: at most this many extra
-/// dice per original die. A d6 exploding on a 6 reaches it with probability 6⁻¹⁰⁰.
+/// The least number of extra dice (or streak steps) a roll without an explicit cap may take
+/// before it stops: a d6 exploding on a 6 reaches it with probability 6⁻¹⁰⁰. Where the chance
+/// of going on is higher, the roll goes further: see [`uncapped_roll_cap`].
 pub const DEFAULT_EXPLOSION_CAP: u32 = 100;
+
+/// The most that a roll without an explicit cap may cut from the law, per original die: a
+/// roll stops only where the chance of going on is below this. Over [`MAX_DICE`] dice the
+/// cut mass is at most `1e-15`, [`DEFAULT_TAIL_TOLERANCE`], so the rolls of an uncapped
+/// explosion or streak draw the untruncated law that its exact distribution lists.
+pub const UNCAPPED_CUT_MASS: f64 = 1e-19;
+
+/// Where a roll without an explicit cap stops: after `k` extra dice (or streak steps), the
+/// least `k ≥ DEFAULT_EXPLOSION_CAP` with `going_on^k ≤ UNCAPPED_CUT_MASS`, where `going_on`
+/// is the chance that a face explodes (or continues the streak).
+///
+/// A chance of 0, of 1 or more (an explosion on every face needs an explicit cap) or not a
+/// number gives [`DEFAULT_EXPLOSION_CAP`]. For every die up to [`crate::MAX_SIDES`] sides the
+/// answer is at most 43,728 (a d1000 exploding on 2 or more).
+///
+/// ```
+/// use dice_core::{DEFAULT_EXPLOSION_CAP, UNCAPPED_CUT_MASS, uncapped_roll_cap};
+/// assert_eq!(uncapped_roll_cap(1.0 / 6.0), DEFAULT_EXPLOSION_CAP); // (1/6)^100 is far below
+/// let p = 19.0 / 20.0; // a d20 exploding on 2..=20
+/// let k = uncapped_roll_cap(p);
+/// assert!(p.powi(k as i32) <= UNCAPPED_CUT_MASS);
+/// assert!(p.powi(k as i32 - 1) > UNCAPPED_CUT_MASS);
+/// ```
+pub fn uncapped_roll_cap(going_on: f64) -> u32 {
+    let p = going_on;
+    if !(p > 0.0 && p < 1.0) {
+        return DEFAULT_EXPLOSION_CAP;
+    }
+    let mut k = DEFAULT_EXPLOSION_CAP;
+    let mut pk = powu(p, u64::from(k));
+    // For p ≤ 999/1000 (any die of at most MAX_SIDES sides) this ends by k ≈ 43,700; the
+    // bound on k only guards against a chance within rounding of 1.
+    while pk > UNCAPPED_CUT_MASS && k < 10_000_000 {
+        pk *= p;
+        k += 1;
+    }
+    k
+}
 /// The largest explosion or streak cap a caller may set.
 pub const MAX_EXPLOSION_CAP: u32 = 10_000;
 /// The most dice one roll of a pool may produce, explosions included, in the worst case
@@ -138,6 +177,9 @@ pub struct PoolPart {
     source: Source,
     batch: Batch,
     explode_test: FaceTest,
+    /// The most extra dice one original die may add when rolled: the explicit cap, or
+    /// [`uncapped_roll_cap`] for this die's explosion.
+    roll_cap: u32,
 }
 
 impl PoolPart {
@@ -242,6 +284,7 @@ impl Pool {
                 source,
                 batch: Batch::full(die.sides()),
                 explode_test,
+                roll_cap: DEFAULT_EXPLOSION_CAP,
             });
             self.count = total as u32;
         }
@@ -271,10 +314,17 @@ impl Pool {
         Ok(self)
     }
 
-    fn check_explode(&self) -> Result<(), Error> {
+    fn check_explode(&mut self) -> Result<(), Error> {
         let Some(e) = self.explode else {
             return Ok(());
         };
+        for p in &mut self.parts {
+            p.roll_cap = if e.explicit_cap {
+                e.cap
+            } else {
+                uncapped_roll_cap(f64::from(p.explode_test.count()) / f64::from(p.die.sides()))
+            };
+        }
         for p in &self.parts {
             if !e.explicit_cap && p.explode_test.count() == p.die.sides() {
                 return Err(Error::Endless {
@@ -287,7 +337,7 @@ impl Pool {
         if e.mode == ExplodeMode::Additional && worst > MAX_ROLLED_DICE {
             return Err(Error::TooManyRolled {
                 count: self.count,
-                cap: e.cap,
+                cap: self.parts.iter().map(|p| p.roll_cap).max().unwrap_or(e.cap),
                 max: MAX_ROLLED_DICE,
             });
         }
@@ -309,12 +359,16 @@ impl Pool {
         self.explode
     }
 
-    /// The most dice one roll can produce (explosions of [`ExplodeMode::Additional`] included).
+    /// The most dice one roll can produce (explosions of [`ExplodeMode::Additional`] included):
+    /// each original die with at most its cap of extra dice (the explicit cap, or
+    /// [`uncapped_roll_cap`] without one).
     pub fn max_rolled(&self) -> u64 {
         match self.explode {
-            Some(e) if e.mode == ExplodeMode::Additional => {
-                u64::from(self.count) * (u64::from(e.cap) + 1)
-            }
+            Some(e) if e.mode == ExplodeMode::Additional => self
+                .parts
+                .iter()
+                .map(|p| u64::from(p.count) * (u64::from(p.roll_cap) + 1))
+                .sum(),
             _ => u64::from(self.count),
         }
     }
@@ -322,6 +376,11 @@ impl Pool {
     /// Whether any part of the pool can explode.
     pub(crate) fn explodes(&self) -> bool {
         self.explode.is_some()
+    }
+
+    /// Whether some face of some part sets off the pool's explosion.
+    pub(crate) fn can_explode(&self) -> bool {
+        self.explode.is_some() && self.parts.iter().any(|p| p.explode_test.count() > 0)
     }
 
     /// Rolls every die into `out` (cleared first), in pool order; an exploded die is
@@ -408,7 +467,7 @@ fn explode_one<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(
         ExplodeMode::Compound => {
             let mut value = i64::from(first);
             let mut n = 0;
-            while boom && n < e.cap {
+            while boom && n < part.roll_cap {
                 let face = faces.face(rng);
                 value += i64::from(face);
                 boom = test.digit(u64::from(face - 1));
@@ -430,7 +489,7 @@ fn explode_one<R: Rng + ?Sized, F: FnMut(&PoolPart, Rolled)>(
             let mut n = 0;
             let mut added = false;
             loop {
-                let go_on = boom && n < e.cap;
+                let go_on = boom && n < part.roll_cap;
                 f(
                     part,
                     Rolled {
@@ -529,6 +588,10 @@ impl fmt::Display for DiceRolled {
 /// every listed probability is exact, and what is beyond the listed range weighs at most this.
 pub const DEFAULT_TAIL_TOLERANCE: f64 = 1e-15;
 
+/// How far a capped explosion whose cap lies beyond f64's range is listed: its survival
+/// `P(value > x)` is then below every probability a `Dist` can tell from zero next to 1.
+pub(crate) const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
+
 /// `x` to the power `n` by squaring (no `std` needed).
 pub(crate) fn powu(mut x: f64, mut n: u64) -> f64 {
     let mut r = 1.0;
@@ -614,7 +677,7 @@ impl Pool {
         let inv = 1.0 / s as f64;
         let p = ne as f64 * inv;
         // The capped law, when the cap can matter at f64 precision.
-        if e.explicit_cap && (ne == s || powu(p, u64::from(e.cap)) > 1e-300) {
+        if e.explicit_cap && (ne == s || powu(p, u64::from(e.cap)) > CAPPED_LISTING_TOLERANCE) {
             check_work(
                 "a capped exploding die",
                 f64::from(e.cap) * f64::from(e.cap) * (s * ne) as f64,
@@ -640,6 +703,14 @@ impl Pool {
         // Untruncated: f(x) = [x ≤ s, x does not explode]/s + Σ_{e explodes, e < x} f(x − e)/s,
         // and the tail T(x) = P(value > x) = Σ_{f > x, f stops}/s + Σ_{e explodes}
         // (e ≥ x ? 1 : T(x − e))/s, both sums of non-negative terms.
+        // With an explicit cap that only matters beyond f64's range (p^cap ≤ 1e-300), the
+        // capped law is the untruncated one listed until its survival underflows: a finite
+        // law, so no tail is reported.
+        let tol = if e.explicit_cap {
+            CAPPED_LISTING_TOLERANCE
+        } else {
+            tol
+        };
         let levels = if p >= 1.0 {
             f64::INFINITY
         } else {
@@ -678,7 +749,7 @@ impl Pool {
             f.push(fx);
             t.push(tx);
         }
-        let tail = t[x];
+        let tail = if e.explicit_cap { 0.0 } else { t[x] };
         Ok(ValueLaw {
             law: crate::dist::Dense {
                 offset: 0,

@@ -7,7 +7,7 @@ use rand::Rng;
 use crate::die::{Batch, FaceStream};
 use crate::error::Error;
 use crate::faces::FaceSet;
-use crate::pool::{DEFAULT_EXPLOSION_CAP, MAX_EXPLOSION_CAP, check_modifier};
+use crate::pool::{MAX_EXPLOSION_CAP, check_modifier, uncapped_roll_cap};
 use crate::record::{DieRoll, RollRecord, Source};
 use crate::{Die, Roll, RollDetailed};
 
@@ -16,8 +16,10 @@ use crate::{Die, Roll, RollDetailed};
 /// This is the Shapers and Bots fluke (base 0, continue on {4, 5, 6}) and its damage streaks
 /// (a small weapon against an unarmored target: base 1, continue on {5, 6}). The score is
 /// `base + length`, where the length is the number of consecutive faces in the set before the
-/// first face outside it. Every streak has a cap ([`DEFAULT_EXPLOSION_CAP`] unless set), so
-/// nothing loops forever; a roll that reaches the cap says so in [`StreakRoll::capped`].
+/// first face outside it. Every streak has a cap (without an explicit one, the
+/// [`uncapped_roll_cap`] of its set, where the chance of going on is below
+/// [`crate::UNCAPPED_CUT_MASS`]), so nothing loops forever; a roll that reaches the cap says
+/// so in [`StreakRoll::capped`].
 ///
 /// ```
 /// use dice_core::{Die, FaceSet, Roll, Streak};
@@ -73,7 +75,8 @@ impl fmt::Display for StreakRoll {
 
 impl Streak {
     /// A streak on `die` that continues while the face is in `continue_on`, scoring
-    /// `base + length`, capped at [`DEFAULT_EXPLOSION_CAP`].
+    /// `base + length`. Its law is the untruncated geometric one; a roll stops at the
+    /// [`uncapped_roll_cap`] of the set (at least [`crate::DEFAULT_EXPLOSION_CAP`]).
     ///
     /// # Errors
     /// [`Error::Endless`] when `continue_on` holds every face of the die (use
@@ -85,7 +88,10 @@ impl Streak {
                 max_cap: MAX_EXPLOSION_CAP,
             });
         }
-        Self::build(die, continue_on, base, DEFAULT_EXPLOSION_CAP, false)
+        let cap = uncapped_roll_cap(
+            f64::from(continue_on.count_within(die.sides())) / f64::from(die.sides()),
+        );
+        Self::build(die, continue_on, base, cap, false)
     }
 
     /// As [`Streak::new`] with an explicit cap on the length, which also allows a set holding

@@ -54,7 +54,7 @@ impl BitsTest {
             BitsTest::Mask(mask) => b
                 .pows(take)
                 .iter()
-                .map(|&p| (mask >> b.digit(x.wrapping_mul(p))) as u32 & 1)
+                .map(|&p| u32::from(mask_has(mask, b.digit(x.wrapping_mul(p)))))
                 .sum(),
         }
     }
@@ -64,9 +64,18 @@ impl BitsTest {
         match self {
             BitsTest::All => true,
             BitsTest::Range { lo, width } => r.wrapping_sub(lo) < width,
-            BitsTest::Mask(mask) => (mask >> b.digit(r)) & 1 == 1,
+            BitsTest::Mask(mask) => mask_has(mask, b.digit(r)),
         }
     }
+}
+
+/// Whether bit `digit` of `mask` is set; digits past the mask's 128 bits are never in it.
+///
+/// A plain `mask >> digit` is wrong for dice over 128 sides: the shift overflows (a panic in
+/// debug builds, a shift by `digit % 128` in release, which read face 133 as face 5).
+#[inline(always)]
+fn mask_has(mask: u128, digit: u64) -> bool {
+    digit < 128 && (mask >> digit) & 1 == 1
 }
 
 /// Successes and criticals of one roll.

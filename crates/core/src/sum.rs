@@ -396,7 +396,9 @@ impl fmt::Display for VersusTarget {
 
 use crate::Exact;
 use crate::dist::{Dense, Dist, Tailed, binomial};
-use crate::pool::{DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu};
+use crate::pool::{
+    CAPPED_LISTING_TOLERANCE, DEFAULT_TAIL_TOLERANCE, ExplodeMode, check_work, powu,
+};
 
 /// The law of `Σ score(v)` over the `k` dice kept of `n` independent dice, where
 /// `ordered` lists each value's probability and score in the order keep/drop takes the
@@ -601,7 +603,14 @@ impl Sum {
         }
         let parts = self.pool.parts();
         let (top, k) = self.keep.as_top(n);
-        let (law, tail) = if k == n {
+        // Keep/drop counts the dice rolled, explosions' added dice included: keeping `n` of
+        // them is keeping them all only when no die can add another.
+        let adds_dice = self
+            .pool
+            .explode()
+            .is_some_and(|e| e.mode() == ExplodeMode::Additional)
+            && self.pool.can_explode();
+        let (law, tail) = if self.keep == Keep::All || (k == n && !adds_dice) {
             self.total_law(tol)?
         } else {
             let die = parts[0].die();
@@ -610,11 +619,8 @@ impl Sum {
                     what: "exact keep/drop over dice of different sizes",
                 });
             }
-            if self
-                .pool
-                .explode()
-                .is_some_and(|e| e.mode() == ExplodeMode::Additional)
-            {
+            // An explosion no face sets off (`!7` on a d6) adds no dice: the plain law.
+            if adds_dice {
                 return Err(Error::Unsupported {
                     what: "exact keep/drop with additional (non-compounding) explosions; \
                            use compounding explosions",
@@ -658,7 +664,10 @@ impl Sum {
             }
             full_len += part.count() as usize * (v.law.offset as usize + v.law.p.len() - 1);
         }
-        if full_len <= 1 << 16 {
+        // A finite law listed whole has no tail (its survival past the listing is rounding
+        // noise at most, below 1e-300 for a capped explosion listed until it underflows).
+        let finite = full_len != usize::MAX;
+        if finite && full_len <= 1 << 16 {
             len = full_len;
         }
         loop {
@@ -671,7 +680,12 @@ impl Sum {
                 )?;
                 total = total.add(&v.tailed.power(part.count(), len), len);
             }
-            if total.tail() <= tol || len > (1 << 22) {
+            // A finite law is listed until what is left is below f64's range of probabilities
+            // next to 1 (or whole): it reports no tail.
+            if finite && (len >= full_len || total.tail() <= CAPPED_LISTING_TOLERANCE) {
+                return Ok((total.into_dense().0, 0.0));
+            }
+            if (!finite && total.tail() <= tol) || len > (1 << 22) {
                 return Ok(total.into_dense());
             }
             len *= 2;
