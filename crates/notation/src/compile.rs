@@ -423,7 +423,7 @@ impl Compiler<'_> {
     fn dice(&mut self, t: &DiceTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
         let (die, offset) = core_die(t.die);
         let (lo, hi) = t.die.faces();
-        let spec = PoolSpec {
+        let mut spec = PoolSpec {
             count: t.count,
             die,
             offset,
@@ -442,6 +442,12 @@ impl Compiler<'_> {
             success: t.success.clone(),
             failure: t.failure.clone(),
         };
+        // Without a cap, a roll stops only where going on is less likely than dice-core's
+        // UNCAPPED_CUT_MASS, so rolls draw the untruncated law the exact odds list.
+        let going_on = crate::exact::explode_chance(&spec);
+        if let Some(x) = spec.explode.as_mut().filter(|x| !x.explicit) {
+            x.cap = dice_core::uncapped_roll_cap(going_on);
+        }
         self.count_dice(t.count.into(), spec.roll_budget(), e.span)?;
         let (lo, hi) = spec.bounds();
         let fast = fast_pool(&spec);
@@ -457,7 +463,7 @@ impl Compiler<'_> {
     fn streak(&mut self, t: &StreakTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
         let (die, offset) = core_die(t.die);
         let (lo, hi) = t.die.faces();
-        let spec = StreakSpec {
+        let mut spec = StreakSpec {
             die,
             offset,
             lo,
@@ -466,6 +472,9 @@ impl Compiler<'_> {
             cap: t.cap.unwrap_or(DEFAULT_CAP),
             explicit: t.cap.is_some(),
         };
+        if !spec.explicit {
+            spec.cap = dice_core::uncapped_roll_cap(crate::exact::streak_chance(&spec));
+        }
         self.count_dice(1, u64::from(spec.cap) + 1, e.span)?;
         let fast = fast_streak(&spec);
         let cap = spec.cap;

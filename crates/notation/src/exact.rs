@@ -93,9 +93,62 @@ fn check_listed(n: f64) -> Result<(), Fail> {
     Ok(())
 }
 
+/// An upper bound on the work of the combinations (`*`, `/`, `min`, `max`, and sums too
+/// wide for a dense convolution) in `node`, and on how many outcomes its law lists, from the
+/// value bounds the compiler proved: checked before any law is computed, so an expression
+/// whose combinations would take too long is refused at once rather than after seconds of
+/// work. A combination's pairs are bounded by the product of its operands' listed outcomes,
+/// and a node's outcomes by its pairs and by its value range.
+fn combination_bound(node: &Node) -> (f64, f64) {
+    let range = (node.hi as f64) - (node.lo as f64) + 1.0;
+    let pair_cost = if range < MAX_LISTED as f64 {
+        DENSE_PAIR_COST
+    } else {
+        HASHED_PAIR_COST
+    };
+    match &node.op {
+        Op::Const(_) => (1.0, 0.0),
+        Op::Term(_) => (range, 0.0),
+        Op::Neg(x) => combination_bound(x),
+        Op::Bin(op, x, y) => {
+            let ((nx, wx), (ny, wy)) = (combination_bound(x), combination_bound(y));
+            let pairs = nx * ny;
+            let own = match op {
+                // Dense convolution (charged as it goes) unless the span is too wide.
+                BinOp::Add | BinOp::Sub if range <= MAX_LISTED as f64 => 0.0,
+                _ if nx <= 1.0 || ny <= 1.0 => 0.0,
+                _ => pairs * pair_cost,
+            };
+            (pairs.min(range), wx + wy + own)
+        }
+        Op::Call(_, args) => {
+            let mut acc: Option<(f64, f64)> = None;
+            for a in args {
+                let (n, w) = combination_bound(a);
+                acc = Some(match acc {
+                    None => (n, w),
+                    Some((m, v)) => {
+                        let own = if m <= 1.0 || n <= 1.0 {
+                            0.0
+                        } else {
+                            m * n * pair_cost
+                        };
+                        ((m * n).min(range), v + w + own)
+                    }
+                });
+            }
+            acc.unwrap_or((1.0, 0.0))
+        }
+    }
+}
+
 /// The exact law of a plan.
 pub(crate) fn distribution(plan: &Plan) -> Result<Dist<Outcome>, NotationError> {
     let mut b = Budget { spent: 0.0 };
+    for node in core::iter::once(&plan.body).chain(&plan.target) {
+        let (_, work) = combination_bound(node);
+        b.afford(work).map_err(|f| f.at(&node.text, node.span))?;
+    }
     let Some(target) = &plan.target else {
         return Ok(node_law(&plan.body, plan, &mut b)?.map(|&v| Outcome::Number(v)));
     };
@@ -186,7 +239,8 @@ fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, Notat
                             Func::Min => |x: i64, y: i64| x.min(y),
                             Func::Max => |x: i64, y: i64| x.max(y),
                         };
-                        combine(&m, &d, f, b).map_err(at)?
+                        let range = corner_range(&m, &d, &f);
+                        combine(&m, &d, f, range, b).map_err(at)?
                     }
                 });
             }
@@ -205,7 +259,11 @@ fn binary(op: BinOp, x: &Dist<i64>, y: &Dist<i64>, b: &mut Budget) -> Result<Dis
     match op {
         BinOp::Add => add(x, y, false, b),
         BinOp::Sub => add(x, y, true, b),
-        BinOp::Mul | BinOp::Div => combine(x, y, |v, w| apply(op, v, w), b),
+        BinOp::Mul | BinOp::Div => {
+            let f = |v, w| apply(op, v, w);
+            let range = corner_range(x, y, &f);
+            combine(x, y, f, range, b)
+        }
     }
 }
 
@@ -225,31 +283,103 @@ fn add(x: &Dist<i64>, y: &Dist<i64>, minus: bool, b: &mut Budget) -> Result<Dist
         return Ok(if minus { x.difference(y) } else { x.add(y) });
     }
     if minus {
-        combine(x, y, |v, w| v - w, b)
+        combine(x, y, |v, w| v - w, None, b)
     } else {
-        combine(x, y, |v, w| v + w, b)
+        combine(x, y, |v, w| v + w, None, b)
     }
 }
 
-// TODO(dice-core): `Dist::combine(&other, f)`, the joint law mapped without listing the
-// pairs (two games' opposed rolls could use it too).
+/// Budget units charged per pair of outcomes that [`combine`] visits: measured against the
+/// dense convolution's unit (about a nanosecond), a pair costs about this many when the
+/// results land in a dense array, and [`HASHED_PAIR_COST`] when they go through a hash map.
+const DENSE_PAIR_COST: f64 = 4.0;
+/// See [`DENSE_PAIR_COST`].
+const HASHED_PAIR_COST: f64 = 20.0;
+
 /// The law of `f(x, y)` for independent `x`, `y`, pair by pair (the joint law mapped,
-/// without listing the pairs).
+/// without listing the pairs). `lo..=hi` bounds every `f(x, y)`, when known: the results
+/// then land in a dense array (if it is at most [`MAX_LISTED`] long), else in a hash map
+/// whose size the pair count bounds. The whole work is charged before any is done, so a
+/// refusal comes at once. The tail is that of either input's unlisted mass.
 fn combine(
     x: &Dist<i64>,
     y: &Dist<i64>,
     f: impl Fn(i64, i64) -> i64,
+    range: Option<(i64, i64)>,
     b: &mut Budget,
 ) -> Result<Dist<i64>, Fail> {
-    b.charge(x.len() as f64 * y.len() as f64)?;
+    let pairs = x.len() as f64 * y.len() as f64;
+    let tail = if x.tail() == 0.0 && y.tail() == 0.0 {
+        0.0
+    } else {
+        x.tail() + y.tail() - x.tail() * y.tail()
+    };
+    let dense = range.filter(|&(lo, hi)| (hi as f64) - (lo as f64) < MAX_LISTED as f64);
+    if let Some((lo, hi)) = dense {
+        b.charge(pairs * DENSE_PAIR_COST + (hi - lo) as f64)?;
+        let mut acc = vec![0.0; (hi - lo + 1) as usize];
+        for (&v, p) in x.iter() {
+            for (&w, q) in y.iter() {
+                let r = f(v, w);
+                if !(lo..=hi).contains(&r) {
+                    // A wrong bound would be a wrong answer: refuse rather than guess.
+                    return Err(Fail::Unsupported(
+                        "a combination outside its computed bounds",
+                    ));
+                }
+                acc[(r - lo) as usize] += p * q;
+            }
+        }
+        let pairs = acc
+            .into_iter()
+            .enumerate()
+            .filter(|(_, q)| *q > 0.0)
+            .map(|(i, q)| (lo + i as i64, q.min(1.0)));
+        return Ok(Dist::from_pairs_and_tail(pairs, tail)?);
+    }
+    // The results may be as many as the pairs: refuse before the work if that is too many.
+    check_listed(pairs)?;
+    b.charge(pairs * HASHED_PAIR_COST)?;
     let mut acc: HashMap<i64, f64> = HashMap::new();
     for (&v, p) in x.iter() {
         for (&w, q) in y.iter() {
             *acc.entry(f(v, w)).or_insert(0.0) += p * q;
         }
-        check_listed(acc.len() as f64)?;
     }
-    Ok(Dist::from_pairs(acc)?)
+    Ok(Dist::from_pairs_and_tail(
+        acc.into_iter().map(|(v, q)| (v, q.min(1.0))),
+        tail,
+    )?)
+}
+
+/// Bounds of `f(x, y)` over the listed outcomes of `x` and `y`, for an `f` monotone in each
+/// argument wherever that argument keeps its sign (sums, products, quotients by a divisor
+/// that is never 0, min and max): the extremes over each law's least and greatest outcome
+/// and its outcomes nearest 0 on either side.
+fn corner_range(x: &Dist<i64>, y: &Dist<i64>, f: &impl Fn(i64, i64) -> i64) -> Option<(i64, i64)> {
+    let corners = |d: &Dist<i64>| -> Option<Vec<i64>> {
+        let o = d.outcomes();
+        let (&lo, &hi) = (o.first()?, o.last()?);
+        let mut c = vec![lo, hi];
+        // The listed outcomes nearest 0: the last negative, the zero, the first positive.
+        let first_non_negative = o.partition_point(|&v| v < 0);
+        if first_non_negative > 0 {
+            c.push(o[first_non_negative - 1]);
+        }
+        c.extend(o[first_non_negative..].iter().take(2));
+        Some(c)
+    };
+    let (cx, cy) = (corners(x)?, corners(y)?);
+    let mut lo = i64::MAX;
+    let mut hi = i64::MIN;
+    for &v in &cx {
+        for &w in &cy {
+            let r = f(v, w);
+            lo = lo.min(r);
+            hi = hi.max(r);
+        }
+    }
+    Some((lo, hi))
 }
 
 // TODO(dice-core): a cost estimate next to each exact law (`Sum::exact_cost()`), so that
@@ -268,7 +398,10 @@ fn core_cost(term: &Term) -> f64 {
         None => (0.0, 0.0, false),
         Some(e) => {
             let pe = e.on.count_in(p.lo, p.hi) as f64 / sides;
-            let untruncated = if pe > 0.0 && pe < 1.0 {
+            let untruncated = if pe == 0.0 {
+                // A test no face passes: the plain dice.
+                0.0
+            } else if pe < 1.0 {
                 (TOLERANCE / n).ln() / pe.ln()
             } else {
                 f64::INFINITY
@@ -313,8 +446,16 @@ fn term_law(term: &Term, b: &mut Budget) -> Result<Dist<i64>, Fail> {
         Fast::Count(c) => Ok(c.distribution()?.map(|&n| i64::from(n))),
         Fast::Streak(s) => Ok(s.distribution()?),
         Fast::None => match &term.kind {
-            TermKind::Pool(p) => pool_law(p, b)?.into_dist(),
-            TermKind::Streak(s) => Ok(streak_law(s).into_dist()?),
+            TermKind::Pool(p) => {
+                let untruncated =
+                    p.explode.as_ref().is_some_and(|e| !e.explicit) && explode_chance(p) > 0.0;
+                pool_law(p, b)?.into_dist(untruncated)
+            }
+            TermKind::Streak(s) => {
+                let (law, unlisted) = streak_law(s);
+                let pairs: Vec<(i64, f64)> = law.iter().collect();
+                Ok(Dist::from_pairs_and_tail(pairs, unlisted)?)
+            }
         },
     }
 }
@@ -479,12 +620,16 @@ impl Law {
         Ok(result)
     }
 
-    // TODO(dice-core): a `Dist` constructor taking the tail as given; `from_pairs` recomputes
-    // it as 1 − Σp, so a tail of 1e-16 comes out as rounding noise.
-    /// As a `Dist`: the listed outcomes, and the unlisted mass as its tail.
-    fn into_dist(self) -> Result<Dist<i64>, Fail> {
+    /// As a `Dist`: the listed outcomes, and as its tail the unlisted mass of an untruncated
+    /// law (`1 − Σp`); a finite law (`untruncated` false) has none, whatever the rounding.
+    fn into_dist(self, untruncated: bool) -> Result<Dist<i64>, Fail> {
+        let tail = if untruncated {
+            (1.0 - self.mass()).max(0.0)
+        } else {
+            0.0
+        };
         let pairs: Vec<(i64, f64)> = self.iter().map(|(v, q)| (v, q.min(1.0))).collect();
-        Ok(Dist::from_pairs(pairs)?)
+        Ok(Dist::from_pairs_and_tail(pairs, tail)?)
     }
 }
 
@@ -620,29 +765,51 @@ fn keep_law(
     Ok(Law::listed(&per_die.kept_score(n, keep, g)?))
 }
 
-/// The law of a streak whose face set dice-core cannot hold: geometric in the chance `p`
-/// that a face continues it, capped or untruncated.
-fn streak_law(s: &StreakSpec) -> Law {
+/// The chance that one face continues a streak.
+pub(crate) fn streak_chance(s: &StreakSpec) -> f64 {
     let sides = (s.hi - s.lo + 1) as f64;
-    let p = s.on.count_in(s.lo, s.hi) as f64 / sides;
+    s.on.count_in(s.lo, s.hi) as f64 / sides
+}
+
+/// The chance that one natural face of the pool explodes (rerolls included); 0 without an
+/// explosion.
+pub(crate) fn explode_chance(p: &PoolSpec) -> f64 {
+    let Some(e) = &p.explode else {
+        return 0.0;
+    };
+    face_law(p).filter(|f| e.on.test(f)).mass()
+}
+
+/// The law of a streak whose face set dice-core cannot hold: geometric in the chance `p`
+/// that a face continues it, capped, or untruncated (listed until the unlisted mass `p^k` is
+/// at most the tolerance; a streak without a cap never continues on every face).
+fn streak_law(s: &StreakSpec) -> (Law, f64) {
+    let p = streak_chance(s);
     let mut probs = Vec::new();
     let mut pk = 1.0; // p^k
-    for k in 0..=s.cap {
+    let mut k = 0u32;
+    loop {
         if s.explicit && k == s.cap {
             probs.push(pk);
             break;
         }
-        if !s.explicit && pk <= TOLERANCE {
-            break;
+        if !s.explicit && (pk <= TOLERANCE || p >= 1.0) {
+            let law = Law {
+                offset: 0,
+                p: probs,
+            };
+            // The unlisted mass is exactly p^k, the chance of k steps or more.
+            return (law.trim(), pk);
         }
         probs.push(pk * (1.0 - p));
         pk *= p;
+        k += 1;
     }
-    Law {
+    let law = Law {
         offset: 0,
         p: probs,
-    }
-    .trim()
+    };
+    (law.trim(), 0.0)
 }
 
 #[cfg(test)]
