@@ -193,6 +193,14 @@ fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, Cli
         ControlFlow::Continue(())
     });
     bar.finish();
+    if est.histogram().is_saturated() {
+        return Err(CliError::bad_input(format_args!(
+            "`{e}` came up with more than {} distinct values in {} trials, too many to count \
+             each (the count is capped to bound memory)",
+            dice_sim::MAX_DISTINCT,
+            est.trials()
+        )));
+    }
     let rows = est
         .estimates()
         .into_iter()

@@ -37,10 +37,20 @@ pub struct Histogram<O: Eq + Hash> {
     shift: u32,
     distinct: usize,
     trials: u64,
+    /// More than [`MAX_DISTINCT`] distinct outcomes came up: the counts are dropped and only
+    /// trials are counted.
+    saturated: bool,
 }
 
 /// Slots of a new histogram (a power of two).
 const INITIAL_SLOTS: usize = 64;
+
+/// The most distinct outcomes a [`Histogram`] holds (about 50 MB of table for `i64`
+/// outcomes). One more makes it [saturated](Histogram::is_saturated): it drops its counts,
+/// so a run's memory stays bounded whatever the mechanic. Whether a run saturates depends
+/// only on the set of outcomes it meets, not on the order or the threads, so it is as
+/// reproducible as the counts.
+pub const MAX_DISTINCT: usize = 1 << 20;
 
 impl<O: Eq + Hash> Default for Histogram<O> {
     fn default() -> Self {
@@ -49,6 +59,7 @@ impl<O: Eq + Hash> Default for Histogram<O> {
             shift: 64 - INITIAL_SLOTS.trailing_zeros(),
             distinct: 0,
             trials: 0,
+            saturated: false,
         }
     }
 }
@@ -56,6 +67,7 @@ impl<O: Eq + Hash> Default for Histogram<O> {
 impl<O: Eq + Hash> PartialEq for Histogram<O> {
     fn eq(&self, other: &Self) -> bool {
         self.trials == other.trials
+            && self.saturated == other.saturated
             && self.distinct == other.distinct
             && self.iter().all(|(o, c)| other.count(o) == c)
     }
@@ -89,6 +101,9 @@ impl<O: Eq + Hash> Histogram<O> {
     #[inline]
     fn add_count(&mut self, outcome: O, count: u64) {
         self.trials += count;
+        if self.saturated {
+            return;
+        }
         let mask = self.slots.len() - 1;
         let mut i = self.home(&outcome);
         loop {
@@ -99,6 +114,10 @@ impl<O: Eq + Hash> Histogram<O> {
                 }
                 Some(_) => i = (i + 1) & mask,
                 slot @ None => {
+                    if self.distinct == MAX_DISTINCT {
+                        self.saturate();
+                        return;
+                    }
                     *slot = Some((outcome, count));
                     self.distinct += 1;
                     if self.distinct * 2 > self.slots.len() {
@@ -108,6 +127,34 @@ impl<O: Eq + Hash> Histogram<O> {
                 }
             }
         }
+    }
+
+    /// Drops the counts (freeing their memory) and counts only trials from now on.
+    #[cold]
+    fn saturate(&mut self) {
+        *self = Histogram {
+            trials: self.trials,
+            saturated: true,
+            ..Histogram::default()
+        };
+    }
+
+    /// Whether more than [`MAX_DISTINCT`] distinct outcomes came up, so that the counts were
+    /// dropped: [`Histogram::trials`] is still right, every count reads 0, and estimates
+    /// drawn from it list nothing.
+    ///
+    /// ```
+    /// use dice_sim::{Histogram, MAX_DISTINCT};
+    /// let mut h = Histogram::new();
+    /// for v in 0..=MAX_DISTINCT as u64 {
+    ///     h.add(v);
+    /// }
+    /// assert!(h.is_saturated());
+    /// assert_eq!(h.trials(), MAX_DISTINCT as u64 + 1);
+    /// assert_eq!(h.len(), 0);
+    /// ```
+    pub fn is_saturated(&self) -> bool {
+        self.saturated
     }
 
     /// Doubles the table.
@@ -155,6 +202,13 @@ impl<O: Eq + Hash> Histogram<O> {
     where
         O: Clone,
     {
+        if other.saturated {
+            self.trials += other.trials;
+            if !self.saturated {
+                self.saturate();
+            }
+            return;
+        }
         for (o, c) in other.iter() {
             self.add_count(o.clone(), c);
         }
@@ -193,6 +247,11 @@ impl<O: Eq + Hash> Histogram<O> {
 #[cfg(feature = "serde")]
 impl<O: Eq + Hash + Clone + Ord + serde::Serialize> serde::Serialize for Histogram<O> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.saturated {
+            return Err(serde::ser::Error::custom(
+                "a saturated histogram has no counts to serialize",
+            ));
+        }
         self.sorted().serialize(s)
     }
 }

@@ -53,7 +53,7 @@ mod table;
 
 pub use compare::{Agreement, check_against_exact, compare};
 pub use error::SimError;
-pub use histogram::{Estimate, Estimates, Histogram};
+pub use histogram::{Estimate, Estimates, Histogram, MAX_DISTINCT};
 pub use process::{Ended, FnProcess, Process, Rounds, RunToEnd, process_fn};
 pub use run::{
     DEFAULT_CHUNK_SIZE, DEFAULT_CONFIDENCE, MAX_TRIALS, Progress, Simulation, chunk_rng,
