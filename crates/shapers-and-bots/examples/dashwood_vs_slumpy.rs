@@ -93,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let two_d6 = Sum::new(Pool::new(2, Die::D6)?, Keep::All, 0)?;
     let initiative = Initiative::new(fighters.iter().map(|f| f.body.fitness).collect(), two_d6)?;
     let roll = initiative.roll_initiative(&mut rng);
-    let mut fight = Fight::new(roll.order.clone(), &rules);
+    let mut fight = Fight::new(roll.order.clone(), &rules)?;
     let names: Vec<&str> = roll.order.iter().map(|i| fighters[i].name).collect();
     println!("initiative: {} ({roll})", names.join(" then "));
 
@@ -103,6 +103,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     'fight: for _ in 0..30 {
         println!("-- turn {} --", fight.turn());
         for me in roll.order.iter() {
+            // Fighters act in turn (L324–325); the target may defend in the attacker's turn.
+            debug_assert_eq!(fight.current(), me);
             let them = 1 - me;
             while fight.actions(me)?.left() > 0 {
                 if fighters[me].needs_reload && !fighters[me].loaded {
@@ -143,14 +145,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         fighters[them].name,
                         fighters[them].health
                     );
+                    fight.set_condition(them, condition)?;
                     if condition == dice_shapers_and_bots::Condition::Unconscious {
                         println!("{} is unconscious (L432).", fighters[them].name);
                         break 'fight;
                     }
                 }
             }
+            // The last fighter's end of turn starts the next turn for everyone.
+            fight.end_turn();
         }
-        fight.next_turn();
     }
     Ok(())
 }

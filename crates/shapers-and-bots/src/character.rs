@@ -450,26 +450,44 @@ impl fmt::Display for Characteristics {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-#[allow(missing_docs)] // the variants are the table's rows
 pub enum Species {
+    /// L178: High SIZ, High FIT, Low DEX, Low SGT, High SML (every other cell Average).
     Bear,
+    /// L179: High SIZ, Very Low DEX, Low SGT; horns (every other cell Average).
     Bison,
+    /// L180: Very Low SIZ, High FIT, High IQ, Low SML; flying (every other cell Average).
     Crow,
+    /// L181: Low SIZ, Very High FIT, Very High SGT, High HER, Low SML; flying (every other cell Average).
     Eagle,
+    /// L182: Very High SIZ; trunk (every other cell Average).
     Elephant,
+    /// L183: Low SIZ, High DEX, High IQ, High SML; carnivore (every other cell Average).
     Fox,
+    /// L184: all Average; horns.
     Goat,
+    /// L185: High FIT; leaping (every other cell Average).
     Kangaroo,
+    /// L186: High FIT, High HER, High SML; carnivore (every other cell Average).
     Lion,
+    /// L187: Low SIZ, Very High DEX, High IQ, High SGT; tail (every other cell Average).
     Monkey,
+    /// L188: Very Low SIZ, Very High FIT, High DEX; flying (every other cell Average).
     Parrot,
+    /// L189: Very Low SIZ, High HER, High SML; goes berserk (every other cell Average).
     Rabbit,
+    /// L190: Low SIZ, Very High DEX, High SGT (every other cell Average).
     Raccoon,
+    /// L191: High SIZ, Very Low DEX, Low SGT, High SML (every other cell Average).
     Rhino,
+    /// L192: Low DEX, Very High IQ, Low SGT; very slow (every other cell Average).
     Sloth,
+    /// L193: High FIT, High HER, High SML; carnivore (every other cell Average).
     Tiger,
+    /// L194: Low SIZ, Low FIT, High DEX, High IQ, Very Low SGT (every other cell Average).
     Turtle,
+    /// L195: High FIT, High HER, High SML; carnivore (every other cell Average).
     Wolf,
+    /// L196: all Average.
     Zebra,
 }
 

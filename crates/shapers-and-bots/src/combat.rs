@@ -10,6 +10,7 @@ use crate::challenge::ChallengeOutcome;
 use crate::character::Size;
 use crate::error::Error;
 use crate::fluke::fluke_outcome;
+use crate::injury::Condition;
 use crate::level::Level;
 use crate::rules::{Rules, UndefendedHit};
 use crate::score::{Contestant, ScoreRoll, Scorer, fold_tail};
@@ -1101,17 +1102,28 @@ impl fmt::Display for TurnActions {
     }
 }
 
-/// A fight in progress: the turn order rolled once and kept for the whole fight (L326–328)
-/// and every fighter's actions.
+/// A fight in progress (SB-R13, SB-R14, SB-R16): the turn order rolled once and kept for the
+/// whole fight (L326–328), whose turn it is, and every fighter's actions.
+///
+/// "In each turn, characters act in order of Fitness (highest Fitness first)" (L324–325):
+/// only the fighter whose turn it is ([`Fight::current`]) may attack, run, reload, pick up,
+/// draw or drop; [`Fight::end_turn`] passes the turn to the next fighter in the order, and
+/// after the last one starts the next turn. The one action a fighter takes in another's turn
+/// is a defense, when attacked: "The target says whether they are going to use one of their
+/// actions for defense" (L351), borrowing from their next turn when none are left
+/// (L362–363).
 ///
 /// ```
-/// use dice_shapers_and_bots::{Action, Fight, Rules, TurnOrder};
-/// let mut fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default());
-/// assert_eq!(fight.turn(), 1);
+/// use dice_shapers_and_bots::{Action, Error, Fight, Rules, TurnOrder};
+/// let mut fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default())?;
+/// assert_eq!((fight.turn(), fight.current()), (1, 0));
 /// fight.act(0, Action::Attack)?;
-/// fight.act(1, Action::Defend)?;
-/// fight.next_turn();
-/// assert_eq!(fight.turn(), 2);
+/// fight.act(1, Action::Defend)?; // the target defends in the attacker's turn
+/// assert!(matches!(fight.act(1, Action::Attack), Err(Error::OutOfTurn { .. })));
+/// fight.end_turn();
+/// fight.act(1, Action::Attack)?; // now it is fighter 1's turn
+/// fight.end_turn();
+/// assert_eq!((fight.turn(), fight.current()), (2, 0));
 /// assert_eq!(fight.order(), &TurnOrder::new(vec![0, 1])); // not re-rolled
 /// assert_eq!(fight.actions(1)?.left(), 2);
 /// # Ok::<(), dice_shapers_and_bots::Error>(())
@@ -1122,48 +1134,104 @@ pub struct Fight {
     order: TurnOrder,
     actions: Vec<TurnActions>,
     turn: u32,
+    /// The position in `order` of the fighter whose turn it is.
+    place: usize,
+    /// Fighters knocked out (L432), by index.
+    out: Vec<bool>,
     rules: Rules,
 }
 
 impl Fight {
-    /// A fight in `order` (from [`Initiative`]), turn 1.
+    /// Game time of one turn, in seconds: "everything happens in turns that are 5 seconds
+    /// long in game time" (L322–323).
     ///
     /// ```
-    /// use dice_shapers_and_bots::{Fight, Rules, TurnOrder};
-    /// let fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default());
-    /// assert_eq!(fight.turn(), 1);
+    /// assert_eq!(dice_shapers_and_bots::Fight::SECONDS_PER_TURN, 5);
     /// ```
-    pub fn new(order: TurnOrder, rules: &Rules) -> Self {
-        let n = order.0.iter().copied().max().map_or(0, |m| m + 1);
-        Fight {
+    pub const SECONDS_PER_TURN: u32 = 5;
+
+    /// A fight in `order` (from [`Initiative`]), turn 1, the first fighter in the order to
+    /// act.
+    ///
+    /// # Errors
+    /// [`Error::TurnOrderListing`] unless `order` lists each of the fighters `0..n` exactly
+    /// once (each character acts once a turn, in order, L324–325).
+    ///
+    /// ```
+    /// use dice_shapers_and_bots::{Error, Fight, Rules, TurnOrder};
+    /// let fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default())?;
+    /// assert_eq!((fight.turn(), fight.current()), (1, 1));
+    /// let twice = Fight::new(TurnOrder::new(vec![0, 1, 0]), &Rules::default());
+    /// assert_eq!(twice, Err(Error::TurnOrderListing { fighter: 0, listed: 2 }));
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
+    /// ```
+    pub fn new(order: TurnOrder, rules: &Rules) -> Result<Self, Error> {
+        let n = order.0.len();
+        let mut listed = vec![0usize; n.max(1)];
+        for &f in &order.0 {
+            match listed.get_mut(f) {
+                Some(c) => *c += 1,
+                // An index past the end leaves a fighter below it unlisted.
+                None => {
+                    let fighter = (0..n).find(|i| !order.0.contains(i)).unwrap_or(0);
+                    return Err(Error::TurnOrderListing { fighter, listed: 0 });
+                }
+            }
+        }
+        if let Some((fighter, &times)) = listed.iter().enumerate().find(|(_, c)| **c != 1) {
+            return Err(Error::TurnOrderListing {
+                fighter,
+                listed: times,
+            });
+        }
+        Ok(Fight {
             actions: vec![TurnActions::new(); n],
             order,
             turn: 1,
+            place: 0,
+            out: vec![false; n],
             rules: *rules,
-        }
+        })
     }
 
     /// The order, the same every turn.
     ///
     /// ```
     /// use dice_shapers_and_bots::{Fight, Rules, TurnOrder};
-    /// let fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default());
+    /// let fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default())?;
     /// assert_eq!(fight.order().first(), Some(1));
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
     /// ```
     pub fn order(&self) -> &TurnOrder {
         &self.order
     }
 
-    /// The turn number, from 1. Each turn is 5 seconds of game time (L322–323).
+    /// The turn number, from 1. Each turn is [`Fight::SECONDS_PER_TURN`] seconds of game time
+    /// (L322–323).
     ///
     /// ```
     /// use dice_shapers_and_bots::{Fight, Rules, TurnOrder};
-    /// let mut fight = Fight::new(TurnOrder::new(vec![0]), &Rules::default());
+    /// let mut fight = Fight::new(TurnOrder::new(vec![0]), &Rules::default())?;
     /// fight.next_turn();
     /// assert_eq!(fight.turn(), 2);
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
     /// ```
     pub fn turn(&self) -> u32 {
         self.turn
+    }
+
+    /// The fighter whose turn it is (L324–325).
+    ///
+    /// ```
+    /// use dice_shapers_and_bots::{Fight, Rules, TurnOrder};
+    /// let mut fight = Fight::new(TurnOrder::new(vec![2, 0, 1]), &Rules::default())?;
+    /// assert_eq!(fight.current(), 2);
+    /// fight.end_turn();
+    /// assert_eq!(fight.current(), 0);
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
+    /// ```
+    pub fn current(&self) -> usize {
+        self.order.0.get(self.place).copied().unwrap_or(0)
     }
 
     /// A fighter's actions.
@@ -1173,7 +1241,7 @@ impl Fight {
     ///
     /// ```
     /// use dice_shapers_and_bots::{Fight, Rules, TurnOrder};
-    /// let fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default());
+    /// let fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default())?;
     /// assert_eq!(fight.actions(1)?.left(), 2);
     /// assert!(fight.actions(2).is_err());
     /// # Ok::<(), dice_shapers_and_bots::Error>(())
@@ -1188,43 +1256,162 @@ impl Fight {
             })
     }
 
-    /// `fighter` takes `action` ([`TurnActions::take`]).
+    /// `fighter` takes `action` ([`TurnActions::take`]). Only the fighter whose turn it is
+    /// may act (L324–325), except to defend against an attack (L351, L362–363), which a
+    /// target does in the attacker's turn.
     ///
     /// # Errors
-    /// [`Error::NoSuchFighter`], [`Error::NoActionsLeft`], [`Error::BorrowLimit`].
+    /// [`Error::NoSuchFighter`]; [`Error::Unconscious`] for a fighter knocked out
+    /// ([`Fight::set_condition`], L432); [`Error::OutOfTurn`] for anything but a defense by a
+    /// fighter whose turn it is not; [`Error::NoActionsLeft`], [`Error::BorrowLimit`].
     ///
     /// ```
-    /// use dice_shapers_and_bots::{Action, ActionTaken, Fight, Rules, TurnOrder};
-    /// let mut fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default());
+    /// use dice_shapers_and_bots::{Action, ActionTaken, Error, Fight, Rules, TurnOrder};
+    /// let mut fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default())?;
     /// assert_eq!(fight.act(0, Action::Attack)?, ActionTaken::ThisTurn);
+    /// assert_eq!(
+    ///     fight.act(1, Action::Run),
+    ///     Err(Error::OutOfTurn { fighter: 1, current: 0, action: Action::Run })
+    /// );
     /// # Ok::<(), dice_shapers_and_bots::Error>(())
     /// ```
     pub fn act(&mut self, fighter: usize, action: Action) -> Result<ActionTaken, Error> {
         let count = self.actions.len();
+        let current = self.current();
         let rules = self.rules;
-        self.actions
-            .get_mut(fighter)
-            .ok_or(Error::NoSuchFighter {
-                index: fighter,
-                count,
-            })?
-            .take(action, &rules)
+        let actions = self.actions.get_mut(fighter).ok_or(Error::NoSuchFighter {
+            index: fighter,
+            count,
+        })?;
+        if self.out.get(fighter).copied().unwrap_or(false) {
+            return Err(Error::Unconscious { fighter, action });
+        }
+        if fighter != current && action != Action::Defend {
+            return Err(Error::OutOfTurn {
+                fighter,
+                current,
+                action,
+            });
+        }
+        actions.take(action, &rules)
     }
 
-    /// Starts the next turn for everyone, in the same order.
+    /// Ends the current fighter's turn (any actions left are not used) and passes it to the
+    /// next fighter in the order; after the last, the next turn starts for everyone, in the
+    /// same order ([`TurnActions::next_turn`]). Returns the fighter whose turn it is now.
     ///
     /// ```
     /// use dice_shapers_and_bots::{Action, Fight, Rules, TurnOrder};
-    /// let mut fight = Fight::new(TurnOrder::new(vec![0]), &Rules::default());
+    /// let mut fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default())?;
+    /// fight.act(1, Action::Attack)?;
+    /// assert_eq!(fight.end_turn(), 0);
+    /// assert_eq!(fight.end_turn(), 1);
+    /// assert_eq!(fight.turn(), 2);
+    /// assert_eq!(fight.actions(1)?.left(), 2);
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
+    /// ```
+    pub fn end_turn(&mut self) -> usize {
+        self.place += 1;
+        if self.place >= self.order.0.len() {
+            self.next_turn();
+        } else {
+            self.skip_unconscious();
+        }
+        self.current()
+    }
+
+    /// Moves the turn past fighters who are unconscious (at most one full turn, so a fight
+    /// where everyone is out stops on the first place it reaches).
+    fn skip_unconscious(&mut self) {
+        let n = self.order.0.len();
+        for _ in 0..n {
+            if !self.out.get(self.current()).copied().unwrap_or(false) {
+                return;
+            }
+            if self.place + 1 >= n {
+                self.place = 0;
+                self.turn = self.turn.saturating_add(1);
+                for a in &mut self.actions {
+                    a.next_turn();
+                }
+            } else {
+                self.place += 1;
+            }
+        }
+    }
+
+    /// Whether `fighter` is conscious ([`Condition::Conscious`], the start of a fight) or
+    /// has been knocked out ([`Fight::set_condition`]).
+    ///
+    /// # Errors
+    /// [`Error::NoSuchFighter`].
+    ///
+    /// ```
+    /// use dice_shapers_and_bots::{Condition, Fight, Rules, TurnOrder};
+    /// let fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default())?;
+    /// assert_eq!(fight.condition(1)?, Condition::Conscious);
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
+    /// ```
+    pub fn condition(&self, fighter: usize) -> Result<Condition, Error> {
+        match self.out.get(fighter) {
+            Some(true) => Ok(Condition::Unconscious),
+            Some(false) => Ok(Condition::Conscious),
+            None => Err(Error::NoSuchFighter {
+                index: fighter,
+                count: self.out.len(),
+            }),
+        }
+    }
+
+    /// Records a fighter's condition, as [`Health::take`](crate::Health::take) returns it:
+    /// "When a character's HP reaches zero they are unconscious" (L432), so an unconscious
+    /// fighter takes no action — not even a defense — and their turns pass them by. "What
+    /// happens next depends on the situation" (L433): the Director may set them
+    /// [`Condition::Conscious`] again. When the fighter whose turn it is goes down, the turn
+    /// passes to the next fighter.
+    ///
+    /// # Errors
+    /// [`Error::NoSuchFighter`].
+    ///
+    /// ```
+    /// use dice_shapers_and_bots::{Action, Condition, Error, Fight, Rules, TurnOrder};
+    /// let mut fight = Fight::new(TurnOrder::new(vec![0, 1, 2]), &Rules::default())?;
+    /// fight.set_condition(1, Condition::Unconscious)?;
+    /// assert!(matches!(fight.act(1, Action::Defend), Err(Error::Unconscious { .. })));
+    /// assert_eq!(fight.end_turn(), 2); // fighter 1's turn passes
+    /// # Ok::<(), dice_shapers_and_bots::Error>(())
+    /// ```
+    pub fn set_condition(&mut self, fighter: usize, condition: Condition) -> Result<(), Error> {
+        let count = self.out.len();
+        let out = self.out.get_mut(fighter).ok_or(Error::NoSuchFighter {
+            index: fighter,
+            count,
+        })?;
+        *out = condition == Condition::Unconscious;
+        if fighter == self.current() {
+            self.skip_unconscious();
+        }
+        Ok(())
+    }
+
+    /// Starts the next turn for everyone, in the same order: every fighter who has not had
+    /// their turn yet in this one passes, and the first in the order acts next.
+    ///
+    /// ```
+    /// use dice_shapers_and_bots::{Action, Fight, Rules, TurnOrder};
+    /// let mut fight = Fight::new(TurnOrder::new(vec![0, 1]), &Rules::default())?;
     /// fight.act(0, Action::Attack)?;
     /// fight.next_turn();
+    /// assert_eq!((fight.turn(), fight.current()), (2, 0));
     /// assert_eq!(fight.actions(0)?.left(), 2);
     /// # Ok::<(), dice_shapers_and_bots::Error>(())
     /// ```
     pub fn next_turn(&mut self) {
-        self.turn += 1;
+        self.turn = self.turn.saturating_add(1);
+        self.place = 0;
         for a in &mut self.actions {
             a.next_turn();
         }
+        self.skip_unconscious();
     }
 }

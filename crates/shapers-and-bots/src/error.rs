@@ -170,6 +170,42 @@ pub enum Error {
         /// How many fighters there are.
         count: usize,
     },
+    /// A fighter acting when it is not their turn.
+    #[error(
+        "fighter {fighter} cannot {action} now: it is fighter {current}'s turn, and characters \
+         act in order of Fitness (L324–325); out of turn a fighter may only defend against an \
+         attack (L351, L362–363)"
+    )]
+    OutOfTurn {
+        /// The fighter who tried to act.
+        fighter: usize,
+        /// The fighter whose turn it is.
+        current: usize,
+        /// The action asked for.
+        action: crate::combat::Action,
+    },
+    /// An unconscious fighter trying to act.
+    #[error(
+        "fighter {fighter} cannot {action}: they are unconscious (L432: \"When a character's \
+         HP reaches zero they are unconscious\")"
+    )]
+    Unconscious {
+        /// The fighter.
+        fighter: usize,
+        /// The action asked for.
+        action: crate::combat::Action,
+    },
+    /// A turn order that does not list every fighter exactly once.
+    #[error(
+        "fighter {fighter} is listed {listed} time(s) in the turn order: a fight's order lists \
+         each fighter once, and each acts once a turn in that order (L324–328)"
+    )]
+    TurnOrderListing {
+        /// The first fighter listed other than once.
+        fighter: usize,
+        /// How many times it is listed.
+        listed: usize,
+    },
     /// Tie rolls that ran out while fighters were still tied.
     #[error(
         "fighters {first} and {second} are tied on Fitness and their tie rolls ran out \
@@ -294,6 +330,17 @@ pub enum Error {
         /// The category.
         skill: Skill,
     },
+    /// A skill added by the Director under the name of a skill on the master list.
+    #[error(
+        "{name:?} is {skill} on the master list (L243–278): the Director adds skills that are \
+         not in it (L308); use SkillName::listed"
+    )]
+    CustomSkillListed {
+        /// The name given.
+        name: String,
+        /// The listed skill it names.
+        skill: Skill,
+    },
     /// A specialty of a skill that is not a category.
     #[error("{skill} is not a category, so it has no specialties (L280–286)")]
     NotACategory {
@@ -330,6 +377,9 @@ impl Error {
             Error::NoActionsLeft { .. } => "SB-R14",
             Error::BorrowLimit { .. } => "SB-A19",
             Error::NoSuchFighter { .. } => return None,
+            Error::OutOfTurn { .. } => "SB-R13",
+            Error::TurnOrderListing { .. } => "SB-R13",
+            Error::Unconscious { .. } => "SB-R21",
             Error::InitiativeTieUnresolved { .. } => "SB-A11",
             Error::TieRollWithoutDice => "SB-A11",
             Error::CharacteristicPackage { .. } => "SB-R9",
@@ -346,6 +396,7 @@ impl Error {
             Error::SkillAboveAwesome { .. } => "SB-A13",
             Error::SpecialtyRequired { .. } => "SB-R10",
             Error::NotACategory { .. } => "SB-R10",
+            Error::CustomSkillListed { .. } => "SB-R10",
         })
     }
 }

@@ -360,7 +360,7 @@ impl Damage {
             None => Ok((DamageRoll::default(), 0)),
             Some(s) => {
                 let (length, used) = streak_faces(s, faces)?;
-                Ok((self.finish(s, length, false), used))
+                Ok((self.finish(s, length, length >= s.cap()), used))
             }
         }
     }

@@ -47,7 +47,7 @@
 //! | SB-R10 | L232–286, L308–312 | skills, starts, categories | [`Skill`], [`SkillStart`], [`SkillName`] |
 //! | SB-R11 | L288–306 | skill packages; None → Low first | [`raise_skills`], [`SkillPackage`], [`SkillRaise`], [`Skills`], [`Character`] |
 //! | SB-R12 | L314–316 | leveling up: "FIXME" | nothing to implement; [`Skills::set`] for the Director |
-//! | SB-R13 | L322–328 | initiative by Fitness, tie roll kept for the fight | [`Initiative`], [`TurnOrder`], [`Fight`] |
+//! | SB-R13 | L322–328 | initiative by Fitness, tie roll kept for the fight; only the fighter whose turn it is acts | [`Initiative`], [`TurnOrder`], [`Fight`] |
 //! | SB-R14 | L330–346 | two actions a turn; reloading | [`Action`], [`TurnActions`] |
 //! | SB-R15 | L348–358 | undefended and defended attacks | [`Attack`], [`AttackOutcome`] |
 //! | SB-R16 | L362–366 | borrowing an action to defend | [`TurnActions::take`] |
@@ -55,7 +55,7 @@
 //! | SB-R18 | L374–387 | hit points | [`hit_points`], [`Characteristics::hit_points`], [`Health`] |
 //! | SB-R19 | L389–426 | damage streaks | [`WeaponClass`], [`DamageRule`], [`DamageTable`], [`Damage`] |
 //! | SB-R20 | L428–430 | armor penalty | [`Armor`], [`Contestant::wearing`] |
-//! | SB-R21 | L432–433 | unconscious at zero | [`Health::take`], [`Condition`] |
+//! | SB-R21 | L432–433 | unconscious at zero | [`Health::take`], [`Condition`], [`Fight::set_condition`] |
 //! | SB-R22 | L435–459 | shaping (no numbers) | [`Shaping`], [`ShapingKind`] |
 //! | SB-R23 | L461–481 | bots | [`Characteristics::bot`] |
 //!

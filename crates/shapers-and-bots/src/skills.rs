@@ -1,7 +1,9 @@
 //! Skills (SB-R10, L232–312): the master list, their starting levels, categories and
 //! specialties, and skills the Director adds.
 
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use crate::character::{Characteristic, Characteristics};
@@ -193,6 +195,10 @@ impl FromStr for Skill {
 /// (a Weapon: sword; a Lore: history, L283–286), or one the Director adds with a starting
 /// rating of their choice (L308–312).
 ///
+/// Two names are the same skill when they name it the same way up to case, spaces, `-` and
+/// `_` ("Weapon: Sword" is "Weapon: sword"; a Director's skill is one skill whatever start it
+/// is given), so a specialty cannot be raised twice under two spellings.
+///
 /// ```
 /// use dice_shapers_and_bots::{Level, Rating, Skill, SkillName, Species};
 /// let fox = Species::Fox.characteristics();
@@ -203,7 +209,7 @@ impl FromStr for Skill {
 /// assert!(SkillName::specialty(Skill::Climbing, "ropes").is_err());
 /// # Ok::<(), dice_shapers_and_bots::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SkillName {
@@ -293,16 +299,70 @@ impl SkillName {
         }
     }
 
-    /// Checks a name built by hand (a [`SkillName::Listed`] category or a
-    /// [`SkillName::Specialty`] of a non-category).
+    /// Checks a name built by hand (a [`SkillName::Listed`] category, a
+    /// [`SkillName::Specialty`] of a non-category or with no name, a
+    /// [`SkillName::Custom`] skill that is on the master list).
     pub(crate) fn check(&self) -> Result<(), Error> {
         match self {
             SkillName::Listed(s) if s.is_category() => Err(Error::SpecialtyRequired { skill: *s }),
             SkillName::Specialty { category, .. } if !category.is_category() => {
                 Err(Error::NotACategory { skill: *category })
             }
+            SkillName::Specialty {
+                category,
+                specialty,
+            } if normalize(specialty).is_empty() => {
+                Err(Error::SpecialtyRequired { skill: *category })
+            }
+            SkillName::Custom { name, .. } => match name.parse::<Skill>() {
+                Ok(skill) => Err(Error::CustomSkillListed {
+                    name: name.clone(),
+                    skill,
+                }),
+                Err(_) => Ok(()),
+            },
             _ => Ok(()),
         }
+    }
+
+    /// What makes two names the same skill: the kind, the category, and the text without
+    /// case, spaces, `-` or `_`.
+    fn key(&self) -> (u8, Option<Skill>, String) {
+        match self {
+            SkillName::Listed(s) => (0, Some(*s), String::new()),
+            SkillName::Specialty {
+                category,
+                specialty,
+            } => (1, Some(*category), normalize(specialty)),
+            SkillName::Custom { name, .. } => (2, None, normalize(name)),
+        }
+    }
+}
+
+impl PartialEq for SkillName {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for SkillName {}
+
+impl PartialOrd for SkillName {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SkillName {
+    /// Listed skills, then specialties, then the Director's, each by name.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl Hash for SkillName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
     }
 }
 

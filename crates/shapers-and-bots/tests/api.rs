@@ -3,7 +3,7 @@
 use dice_core::{Die, FaceSet, Keep, Pool, Roll, RollDetailed, Sum};
 use dice_shapers_and_bots::{
     Action, ActionTaken, Armor, Attack, AttackOutcome, Challenge, ChallengeOutcome, Characteristic,
-    Contest, Contestant, Damage, DamageRule, DamageTable, Error, Fight, Fluke, Health,
+    Condition, Contest, Contestant, Damage, DamageRule, DamageTable, Error, Fight, Fluke, Health,
     HpSizeSource, Initiative, Level, PunchDamage, Rating, Rules, Size, Skill, Species, Surprise,
     TurnActions, TurnOrder, UndefendedHit, WeaponClass,
 };
@@ -453,13 +453,140 @@ fn borrowing_is_limited_by_the_ruling() {
 
 #[test]
 fn fight_errors_and_order() {
-    let mut fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default());
+    let mut fight = Fight::new(TurnOrder::new(vec![1, 0]), &Rules::default()).unwrap();
     assert_eq!(
         fight.act(2, Action::Attack),
         Err(Error::NoSuchFighter { index: 2, count: 2 })
     );
     assert!(fight.actions(5).is_err());
     assert_eq!(fight.order().first(), Some(1));
+}
+
+/// Audit fault (given): `Fight` let a fighter act out of turn. L324–325: "In each turn,
+/// characters act in order of Fitness (highest Fitness first)." Before the fix fighter 1's
+/// attack in fighter 0's turn was taken (`Ok(ThisTurn)`).
+#[test]
+fn fight_refuses_acting_out_of_turn() {
+    let rules = Rules::default();
+    // Fighter 2 has the highest Fitness, then 0, then 1.
+    let mut fight = Fight::new(TurnOrder::new(vec![2, 0, 1]), &rules).unwrap();
+    assert_eq!((fight.turn(), fight.current()), (1, 2));
+    // L322–323: "turns that are 5 seconds long in game time".
+    assert_eq!(Fight::SECONDS_PER_TURN, 5);
+    for action in [
+        Action::Attack,
+        Action::Run,
+        Action::PickUp,
+        Action::DrawWeapon,
+        Action::Reload,
+        Action::Drop,
+    ] {
+        let err = fight.act(0, action).unwrap_err();
+        assert_eq!(
+            err,
+            Error::OutOfTurn {
+                fighter: 0,
+                current: 2,
+                action
+            }
+        );
+        assert_eq!(err.rule(), Some("SB-R13"));
+        assert!(err.to_string().contains("L324–325"), "{err}");
+    }
+    // The refusal cost nothing.
+    assert_eq!(fight.actions(0).unwrap().left(), 2);
+    // Fighter 2 attacks fighter 1, who defends in fighter 2's turn (L351).
+    assert_eq!(fight.act(2, Action::Attack), Ok(ActionTaken::ThisTurn));
+    assert_eq!(fight.act(1, Action::Defend), Ok(ActionTaken::ThisTurn));
+    // Turns pass in order, and the next turn keeps the order (L326–328).
+    assert_eq!(fight.end_turn(), 0);
+    assert!(matches!(
+        fight.act(2, Action::Attack),
+        Err(Error::OutOfTurn { current: 0, .. })
+    ));
+    assert_eq!(fight.act(0, Action::Attack), Ok(ActionTaken::ThisTurn));
+    assert_eq!(fight.end_turn(), 1);
+    assert_eq!(fight.act(1, Action::Attack), Ok(ActionTaken::ThisTurn));
+    assert_eq!(fight.actions(1).unwrap().left(), 0); // one defense, one attack
+    assert_eq!(fight.end_turn(), 2);
+    assert_eq!((fight.turn(), fight.current()), (2, 2));
+    assert_eq!(fight.actions(1).unwrap().left(), 2);
+    // `next_turn` passes the turns of everyone still to act.
+    fight.act(2, Action::Run).unwrap();
+    fight.next_turn();
+    assert_eq!((fight.turn(), fight.current()), (3, 2));
+}
+
+/// L432: "When a character's HP reaches zero they are unconscious." An unconscious fighter
+/// takes no action, not even a defense, and their turns pass them by; the Director may bring
+/// them round ("What happens next depends on the situation", L433).
+#[test]
+fn fight_unconscious_fighters_do_not_act() {
+    let rules = Rules::default();
+    let mut fight = Fight::new(TurnOrder::new(vec![0, 1, 2]), &rules).unwrap();
+    let mut health = Health::new(3).unwrap();
+    fight.act(0, Action::Attack).unwrap();
+    let condition = health.take(3, &rules);
+    fight.set_condition(1, condition).unwrap();
+    assert_eq!(fight.condition(1), Ok(Condition::Unconscious));
+    for action in [Action::Defend, Action::Attack, Action::Drop] {
+        let err = fight.act(1, action).unwrap_err();
+        assert_eq!(err, Error::Unconscious { fighter: 1, action });
+        assert!(err.to_string().contains("L432"), "{err}");
+    }
+    // Fighter 1's turn is skipped, this turn and the next.
+    assert_eq!(fight.end_turn(), 2);
+    assert_eq!(fight.end_turn(), 0);
+    assert_eq!(fight.turn(), 2);
+    assert_eq!(fight.end_turn(), 2);
+    // Knocked out in their own turn, the turn passes on.
+    fight.set_condition(2, Condition::Unconscious).unwrap();
+    assert_eq!((fight.turn(), fight.current()), (3, 0));
+    // Brought round, fighter 1 acts again in their place.
+    fight.set_condition(1, Condition::Conscious).unwrap();
+    assert_eq!(fight.end_turn(), 1);
+    assert_eq!(fight.act(1, Action::Attack), Ok(ActionTaken::ThisTurn));
+    assert_eq!(
+        fight.set_condition(3, Condition::Conscious),
+        Err(Error::NoSuchFighter { index: 3, count: 3 })
+    );
+}
+
+/// Found in this audit: `Fight::new` took any order, so a fighter could be listed twice (two
+/// turns in one) or left out (a fighter of the fight who never has a turn). L324–328: each
+/// character acts once a turn, in the order of Fitness kept for the fight. Before the fix
+/// `Fight::new(TurnOrder::new(vec![0, 2]), ..)` made a fight whose fighter 1 had actions but
+/// no place in the order.
+#[test]
+fn fight_order_lists_each_fighter_once() {
+    let rules = Rules::default();
+    let listing = |order: Vec<usize>| Fight::new(TurnOrder::new(order), &rules).map(|_| ());
+    assert_eq!(
+        listing(vec![0, 2]),
+        Err(Error::TurnOrderListing {
+            fighter: 1,
+            listed: 0
+        })
+    );
+    assert_eq!(
+        listing(vec![1, 0, 1]),
+        Err(Error::TurnOrderListing {
+            fighter: 1,
+            listed: 2
+        })
+    );
+    assert_eq!(
+        listing(vec![]),
+        Err(Error::TurnOrderListing {
+            fighter: 0,
+            listed: 0
+        })
+    );
+    let e = listing(vec![0, 0]).unwrap_err();
+    assert_eq!(e.rule(), Some("SB-R13"));
+    assert!(e.to_string().contains("L324–328"));
+    assert_eq!(listing(vec![2, 0, 1]), Ok(()));
+    assert_eq!(listing(vec![0]), Ok(()));
 }
 
 #[test]
@@ -498,7 +625,7 @@ fn initiative_pure_form() {
     // The roll path: kept for the fight, so a Fight is built from it once.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let roll = tied.roll_initiative(&mut rng);
-    let fight = Fight::new(roll.order.clone(), &Rules::default());
+    let fight = Fight::new(roll.order.clone(), &Rules::default()).unwrap();
     assert_eq!(fight.order(), &roll.order);
     let mut sorted = roll.order.0.clone();
     sorted.sort_unstable();
@@ -563,4 +690,30 @@ fn serde_round_trips() {
         serde_json::from_str::<dice_shapers_and_bots::Characteristics>(&json).unwrap(),
         c
     );
+}
+
+/// Found in this audit: a damage streak rolled by hand that ran into dice-core's cap was
+/// reported as ended by a miss (`capped: false`), unlike the same streak rolled with an RNG
+/// and unlike a fluke. L396–397: "as long as the player keeps rolling a 5 or 6, the damage
+/// keeps accumulating" — the cap is the library's limit, and the record must say when it,
+/// not a miss, ended the streak.
+#[test]
+fn hand_rolled_damage_says_when_the_cap_ended_it() {
+    let rules = Rules::default();
+    let small = Damage::new(WeaponClass::Small, false, &rules).unwrap();
+    let sixes = [6u8; 400];
+    let (roll, used) = small.resolve(&sixes).unwrap();
+    assert!(used < sixes.len());
+    assert_eq!(roll.points, 1 + roll.streak);
+    assert!(roll.capped, "{roll:?}");
+    assert!(roll.to_string().contains("cap reached"));
+    // A fluke rolled by hand already said so.
+    let (fluke, _) = Fluke::new(Level::Average, &rules)
+        .unwrap()
+        .resolve(&sixes)
+        .unwrap();
+    assert!(fluke.capped);
+    assert_eq!(fluke.score, roll.streak);
+    // A streak that a miss ends is not capped.
+    assert!(!small.resolve(&[6, 5, 1]).unwrap().0.capped);
 }

@@ -486,6 +486,81 @@ fn each_skill_error_names_its_rule() {
     ));
 }
 
+/// Found in this audit: a specialty written two ways ("sword", "Sword") was two skills, and a
+/// Director's skill could carry a listed skill's name, so one skill could be raised twice
+/// and by four levels in all. L280–281: "Specialties within each category must be mastered
+/// separately" (one rating each); L299: "Characters cannot raise one skill by four levels";
+/// L308: the Director's skills are ones "not in the master list". Before the fix both builds
+/// below were accepted, with two ratings for the same skill.
+#[test]
+fn one_skill_under_two_names_is_one_skill() {
+    let c = Species::Fox.characteristics();
+    let sword = |s: &str| SkillName::specialty(Skill::Weapon, s).unwrap();
+    let e = raise_skills(
+        &c,
+        &[
+            SkillRaise::new(sword("sword"), 3),
+            SkillRaise::new(sword(" Sword"), 1),
+        ],
+        CreatedBy::Player,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::SkillListedTwice {
+            skill: "Weapon:  Sword".into()
+        }
+    );
+    assert_eq!(sword("deep-sea diving"), sword("Deep Sea Diving"));
+    // Raised once, the specialty has one rating however it is written.
+    let skills = raise_skills(
+        &c,
+        &[
+            SkillRaise::new(sword("sword"), 3),
+            SkillRaise::new(sword("bow"), 1),
+        ],
+        CreatedBy::Player,
+    )
+    .unwrap();
+    assert_eq!(
+        skills.rating(&sword("SWORD"), &c),
+        Rating::Rated(Level::Awesome)
+    );
+    assert_eq!(skills.iter().count(), 2);
+    // A Director's skill named as a listed one is refused (L308).
+    let climbing = SkillName::custom("climbing", Rating::NoRating);
+    let e = raise_skills(
+        &c,
+        &[
+            SkillRaise::new(climbing, 3),
+            SkillRaise::new(SkillName::listed(Skill::Climbing).unwrap(), 1),
+        ],
+        CreatedBy::Director,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::CustomSkillListed {
+            name: "climbing".into(),
+            skill: Skill::Climbing
+        }
+    );
+    assert_eq!(e.rule(), Some("SB-R10"));
+    assert!(e.to_string().contains("L308"));
+    // A Director's skill is one skill whatever start it is given.
+    assert_eq!(
+        SkillName::custom("Fishing", Rating::NoRating),
+        SkillName::custom("fishing", Rating::Rated(Level::Low))
+    );
+    // A specialty needs a name (L283–286).
+    assert_eq!(
+        raise_skills(&c, &[SkillRaise::new(sword("  "), 1)], CreatedBy::Director),
+        Err(Error::SpecialtyRequired {
+            skill: Skill::Weapon
+        })
+    );
+}
+
 /// A legal player package: (species, raises).
 fn legal_package() -> impl Strategy<Value = (Species, Vec<SkillRaise>)> {
     let names = all_names();

@@ -467,7 +467,7 @@ fn sb_e18_higher_fitness_two_attacks_then_one() {
     // can still keep an action to strike back.
     let rules = rules();
     let (fast, slow) = (0, 1);
-    let mut fight = Fight::new(TurnOrder::new(vec![fast, slow]), &rules);
+    let mut fight = Fight::new(TurnOrder::new(vec![fast, slow]), &rules).unwrap();
     let mut attacks = [[0u32; 2]; 4];
     let mut borrowed = 0;
     for turn in attacks.iter_mut() {
@@ -478,6 +478,7 @@ fn sb_e18_higher_fitness_two_attacks_then_one() {
                 fight.act(slow, Action::Defend).unwrap();
             }
         }
+        assert_eq!(fight.end_turn(), slow); // L325: the slower acts second
         while fight.actions(slow).unwrap().left() > 0 {
             fight.act(slow, Action::Attack).unwrap();
             turn[slow] += 1;
@@ -485,7 +486,7 @@ fn sb_e18_higher_fitness_two_attacks_then_one() {
                 borrowed += 1;
             }
         }
-        fight.next_turn();
+        assert_eq!(fight.end_turn(), fast); // the next turn, in the same order
     }
     assert_eq!(attacks[0][fast], 2, "two attacks in the first turn");
     for (t, turn) in attacks.iter().enumerate().skip(1) {
