@@ -438,7 +438,26 @@ impl Character {
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn defense(&self) -> i64 {
-        let best = self.best_defensive_ability().map_or(0, |(_, l)| l);
+        self.defense_where(true)
+    }
+
+    /// Defense (L29) in a place with or without room to fly: flying "can only be used where
+    /// there is room to fly" (L93), so without room its level is not a defensive ability
+    /// there, and the best of the others (or tgh/2) counts.
+    ///
+    /// ```
+    /// let c = dice_scratch_rps::Character::from_stat_block("3 flying, 1 quickness, 2 toughness")?;
+    /// assert_eq!(c.defense_where(true), 13);
+    /// assert_eq!(c.defense_where(false), 11); // indoors: quickness 1
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn defense_where(&self, room_to_fly: bool) -> i64 {
+        let best = self
+            .abilities()
+            .filter(|&(a, _)| a.is_defensive() && (room_to_fly || a != Ability::Flying))
+            .map(|(_, l)| l)
+            .max()
+            .unwrap_or(0);
         defense(best, self.tgh_half())
     }
 

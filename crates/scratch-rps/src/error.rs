@@ -344,6 +344,13 @@ pub enum Error {
     /// Healing a minion in combat (L107).
     #[error("minions cannot be healed with healing ability in combat (L107)")]
     HealMinion,
+    /// Reviving or healing a character without toughness: toughness is the maximum hit
+    /// points (L33), so he has no hit point to be revived to, and he may not act in combat
+    /// anyway (L71).
+    #[error(
+        "a character without toughness has no hit points to restore and may not perform actions in combat (L33, L71)"
+    )]
+    WithoutToughness,
     /// Healing a healthy character (L99, SC-A13).
     #[error(
         "healing revives the incapacitated and heals the injured, not the healthy (L99, SC-A13)"

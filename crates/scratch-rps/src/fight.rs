@@ -117,6 +117,9 @@ pub struct Combatant {
     defense_shift: i64,
     airborne: bool,
     escaped: bool,
+    /// Whether there is room to fly where it fights (L93): set by [`Fight::add`]; `true`
+    /// outside a fight, where defense is the stat block's.
+    room_to_fly: bool,
 }
 
 impl Combatant {
@@ -143,6 +146,7 @@ impl Combatant {
             defense_shift: 0,
             airborne: false,
             escaped: false,
+            room_to_fly: true,
         }
     }
 
@@ -291,7 +295,8 @@ impl Combatant {
         self.escaped
     }
 
-    /// Whether it could act if its turn came now.
+    /// Whether it could act if its turn came now: not after escaping (L53), not with zero
+    /// hit points (L33), never without toughness (L71), not while delayed (L45, L75–L79).
     ///
     /// ```
     /// use dice_scratch_rps::{Character, Combatant, TurnStatus};
@@ -302,7 +307,7 @@ impl Combatant {
     pub const fn status(&self) -> TurnStatus {
         if self.escaped {
             TurnStatus::Escaped
-        } else if self.hp == 0 {
+        } else if self.hp == 0 || self.character.toughness() == 0 {
             TurnStatus::Incapacitated
         } else if self.delayed {
             TurnStatus::Delayed
@@ -311,25 +316,32 @@ impl Combatant {
         }
     }
 
-    /// Whether it is still in the fight: neither incapacitated nor escaped.
+    /// Whether it is still in the fight: neither incapacitated (no hit points, or no
+    /// toughness, L33, L71) nor escaped.
     ///
     /// ```
     /// use dice_scratch_rps::{Character, Combatant};
     /// assert!(!Combatant::new(Character::new(), 0).is_standing());
     /// ```
     pub const fn is_standing(&self) -> bool {
-        !self.escaped && self.hp > 0
+        !self.escaped && self.hp > 0 && self.character.toughness() > 0
     }
 
     /// Current defense: L29's defense, plus the evade in force (L49), minus 2 after engaging
     /// (L55), plus 2 after taking cover (L57), plus swimming in water (L95); the changes add
-    /// up (SC-A15).
+    /// up (SC-A15). In a fight without room to fly, flying does not count among the
+    /// defensive abilities (L93, [`Character::defense_where`]).
     ///
     /// ```
-    /// use dice_scratch_rps::{Character, Combatant};
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, Rules};
     /// let c = Character::from_stat_block("1 swimming, 4 toughness")?;
     /// assert_eq!(Combatant::new(c, 0).defense(), 12);
     /// assert_eq!(Combatant::new(c, 0).in_water(true).defense(), 13);
+    /// // Indoors (no room to fly) flying gives no defense (L93).
+    /// let flyer = Character::from_stat_block("3 flying, 2 toughness")?;
+    /// let mut f = Fight::new(Environment::default(), Rules::default());
+    /// let id = f.add(Combatant::new(flyer, 0))?;
+    /// assert_eq!(f.combatant(id)?.defense(), 11);
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn defense(&self) -> i64 {
@@ -339,7 +351,7 @@ impl Combatant {
         } else {
             0
         };
-        self.character.defense() + evade + self.defense_shift + water
+        self.character.defense_where(self.room_to_fly) + evade + self.defense_shift + water
     }
 
     /// Whether it is a flying character here: it has flying and there is room to fly (L93).
@@ -840,7 +852,8 @@ impl Fight {
         }
     }
 
-    /// Adds a combatant before initiative is rolled; returns its id.
+    /// Adds a combatant before initiative is rolled; returns its id. Its defense follows the
+    /// environment from now on (flying counts only where there is room to fly, L93).
     ///
     /// # Errors
     /// [`Error::FightPhase`] after the start; [`Error::Environment`] for a combatant in
@@ -862,6 +875,8 @@ impl Fight {
         if combatant.in_water && !self.environment.water.is_present() {
             return Err(Error::Environment("there is no water here (L95)"));
         }
+        let mut combatant = combatant;
+        combatant.room_to_fly = self.environment.room_to_fly;
         self.combatants.push(combatant);
         Ok(self.combatants.len() - 1)
     }
@@ -1160,7 +1175,8 @@ impl Fight {
     /// [`Error::CannotCatch`], [`Error::CannotEscape`], [`Error::Environment`],
     /// [`Error::BonusAction`], [`Error::NotHealthy`], [`Error::BlastTargets`],
     /// [`Error::BlastRepeat`], [`Error::HealSelf`], [`Error::HealMinion`],
-    /// [`Error::NothingToHeal`], [`Error::NoSuchCombatant`]). On an error nothing changes.
+    /// [`Error::NothingToHeal`], [`Error::WithoutToughness`], [`Error::NoSuchCombatant`]).
+    /// On an error nothing changes.
     ///
     /// ```
     /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Error, Fight, Movement, Rules, Turn};
@@ -1331,6 +1347,11 @@ fn build_attack(
                 ability: Some(a),
             })?),
         };
+        if catcher == Some(Movement::Swimming) && !me.in_water {
+            return Err(Error::Environment(
+                "swimming is used in water: the catcher is not in water (L95)",
+            ));
+        }
         if !rules
             .catch
             .allows(catcher, evasion.ability, env, them.in_water)

@@ -81,7 +81,17 @@
 //! - situational modifiers (engage, take cover, swimming in water) apply to non-ability
 //!   attack rolls too (L19 only excludes ability levels);
 //! - a "hit" that spoils an escape (L53) is any successful attack, holds included;
-//! - craftsmanship counts bonuses against the craftsman's bought level.
+//! - craftsmanship counts bonuses against the craftsman's bought level;
+//! - flying "can only be used where there is room to fly" (L93) covers defense: in a
+//!   [`Fight`] without room to fly, flying is not a defensive ability
+//!   ([`Character::defense_where`]); a stat block's [`Character::defense`] is the book's;
+//! - catching with swimming needs the catcher in water, as evading with it does (L95);
+//! - shallow water is a place swimmers "cannot get far from solid ground" (L91), so
+//!   quickness catches them there ([`CatchCondition::NearGroundOrShallowWater`]);
+//! - a character without toughness cannot be revived (L71 against L99,
+//!   [`Error::WithoutToughness`]): his maximum hit points are 0 (L33);
+//! - a bonus whose hurried roll failed stays blocked, with or without a roll, until the
+//!   hurry ends ([`Party::end_hurry`], L101).
 //!
 //! ## Exact odds
 //!

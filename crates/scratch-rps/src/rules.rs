@@ -144,6 +144,10 @@ pub enum CatchCondition {
     Structures3d,
     /// When [`Environment::near_ground`].
     NearGround,
+    /// When [`Environment::near_ground`] or the water is shallow: an escaper who cannot get
+    /// far from solid ground, as a swimmer in shallow water (L91: "short trees, shallow water
+    /// or low ceiling for example").
+    NearGroundOrShallowWater,
     /// When the water is shallow.
     ShallowWater,
     /// When no obstacles protect climbers from fliers.
@@ -165,6 +169,9 @@ impl CatchCondition {
             CatchCondition::Always => true,
             CatchCondition::Structures3d => env.structures_3d,
             CatchCondition::NearGround => env.near_ground,
+            CatchCondition::NearGroundOrShallowWater => {
+                env.near_ground || matches!(env.water, Water::Shallow)
+            }
             CatchCondition::ShallowWater => matches!(env.water, Water::Shallow),
             CatchCondition::ClimbersUnprotected => !env.climbers_protected,
             CatchCondition::EvaderInWater => evader_in_water,
@@ -181,7 +188,7 @@ impl CatchCondition {
 /// | catcher \ evader | none | acrobatics | quickness | flying | swimming |
 /// |---|---|---|---|---|---|
 /// | acrobatics (L89) | never | 3-D structures | 3-D structures | 3-D structures | never |
-/// | quickness (L91) | always | near ground | always | near ground | near ground |
+/// | quickness (L91) | always | near ground | always | near ground | near ground or shallow water |
 /// | flying (L93) | never | climbers unprotected | always | always | shallow water |
 /// | swimming (L95) | evader in water | evader in water | evader in water | evader in water | evader in water |
 ///
@@ -189,7 +196,8 @@ impl CatchCondition {
 /// flying is only used where there is room to fly (L93), and in deep water a character
 /// escaping by swimming cannot be reached by flying, quickness or acrobatics (L95). A catch
 /// with no movement ability added is a plain non-ability roll and is always allowed except
-/// against that deep-water swimmer.
+/// against that deep-water swimmer. (A [`crate::Fight`] also checks that a catcher using
+/// swimming is in water, L95.)
 ///
 /// ```
 /// use dice_scratch_rps::{CatchMatrix, Environment, Movement, Water};
@@ -217,8 +225,14 @@ impl CatchMatrix {
                 // acrobatics (L89): acrobatics, quickness and even flying, with 3-D structures.
                 [Never, Structures3d, Structures3d, Structures3d, Never],
                 // quickness (L91): quickness or no ability; acrobatics, swimming, flying
-                // when they cannot get far from solid ground.
-                [Always, NearGround, Always, NearGround, NearGround],
+                // when they cannot get far from solid ground (shallow water, for swimmers).
+                [
+                    Always,
+                    NearGround,
+                    Always,
+                    NearGround,
+                    NearGroundOrShallowWater,
+                ],
                 // flying (L93): flying and quickness; climbers unless protected; swimmers
                 // in shallow water.
                 [Never, ClimbersUnprotected, Always, Always, ShallowWater],

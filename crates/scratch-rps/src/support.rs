@@ -45,14 +45,21 @@ impl Treatment {
     /// The treatment a character at `hp` with `toughness` needs.
     ///
     /// # Errors
-    /// [`Error::NothingToHeal`] for a healthy character (SC-A13).
+    /// [`Error::NothingToHeal`] for a healthy character (SC-A13);
+    /// [`Error::WithoutToughness`] for a character without toughness: his maximum hit
+    /// points are 0 (L33), so there is no hit point to revive him to, and he may not act in
+    /// combat anyway (L71).
     ///
     /// ```
-    /// use dice_scratch_rps::Treatment;
+    /// use dice_scratch_rps::{Error, Treatment};
     /// assert_eq!(Treatment::needed(0, 1)?, Treatment::Revive);
+    /// assert_eq!(Treatment::needed(0, 0), Err(Error::WithoutToughness)); // L71
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub const fn needed(hp: u32, toughness: u32) -> Result<Treatment, Error> {
+        if toughness == 0 {
+            return Err(Error::WithoutToughness);
+        }
         match Health::of(hp, toughness) {
             Health::Incapacitated => Ok(Treatment::Revive),
             Health::Injured => Ok(Treatment::Heal),
@@ -60,18 +67,22 @@ impl Treatment {
         }
     }
 
-    /// Hit points after a successful treatment (L99). The state is then computed from them
-    /// (SC-A5): a revived character with toughness 1 is healthy at 1 hit point.
+    /// Hit points after a successful treatment (L99), never more than the maximum, the
+    /// toughness (L33): a character without toughness stays at 0 (see
+    /// [`Treatment::needed`]). The state is then computed from them (SC-A5): a revived
+    /// character with toughness 1 is healthy at 1 hit point.
     ///
     /// ```
     /// use dice_scratch_rps::Treatment;
     /// assert_eq!(Treatment::Heal.hit_points_after(7), 4); // barely healthy
+    /// assert_eq!(Treatment::Revive.hit_points_after(0), 0); // no maximum to restore (L33)
     /// ```
     pub const fn hit_points_after(self, toughness: u32) -> u32 {
-        match self {
+        let hp = match self {
             Treatment::Revive => 1,
             Treatment::Heal => tgh_half(toughness) + 1,
-        }
+        };
+        if hp > toughness { toughness } else { hp }
     }
 }
 
@@ -280,12 +291,14 @@ impl Party {
         Ok(())
     }
 
-    /// `from` gives `to` a temporary +1 to `ability`, not in a hurry (no roll, L101).
+    /// `from` gives `to` a temporary +1 to `ability`, not in a hurry (no roll, L101). A bonus
+    /// whose hurried roll failed stays blocked until [`Party::end_hurry`] (L101: "he cannot
+    /// use that temporary bonus until he is no longer in a hurry").
     ///
     /// # Errors
     /// [`Error::NoSuchMember`], [`Error::BonusToSelf`], [`Error::MissingAbility`] (no
     /// craftsmanship), [`Error::NoBonusesLeft`], [`Error::BonusOnMissingAbility`],
-    /// [`Error::BonusAlreadyGiven`].
+    /// [`Error::BonusAlreadyGiven`], [`Error::BonusBlocked`].
     ///
     /// ```
     /// use dice_scratch_rps::{Ability, Character, Party, Rules};
@@ -299,6 +312,9 @@ impl Party {
     pub fn give_bonus(&mut self, from: usize, to: usize, ability: Ability) -> Result<(), Error> {
         let bonus = TemporaryBonus { from, to, ability };
         self.check(bonus)?;
+        if self.blocked.contains(&bonus) {
+            return Err(Error::BonusBlocked);
+        }
         self.apply(bonus)
     }
 

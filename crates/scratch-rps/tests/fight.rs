@@ -906,3 +906,198 @@ fn rolled_turns_match_pure_turns() {
         assert_eq!(a, b);
     }
 }
+
+// ------------------------------------------------------------- faults found in the audit
+
+#[test]
+fn toughless_characters_cannot_be_revived_or_act() {
+    // L71: "Characters without toughness may not perform actions in combat rounds." L33: "A
+    // character's toughness ability level is his maximum hit points." Against L99: "After
+    // being successfully revived a character is still injured, and has only one hit point."
+    // A character with no toughness has no hit point to be revived to.
+    let members = vec![
+        Combatant::new(block("2 healing, 3 toughness"), 0),
+        Combatant::new(Character::new(), 0),
+        Combatant::new(block("3 toughness"), 1),
+    ];
+    let mut f = fight_with(Environment::default(), Rules::default(), members);
+    let before = f.clone();
+    assert_eq!(
+        f.take_turn(turn(Action::Heal { target: 1 }), &[15]),
+        Err(Error::WithoutToughness)
+    );
+    assert_eq!(f, before);
+    f.pass().unwrap();
+    // His turn: still no hit points, and he cannot act.
+    assert_eq!(f.combatant(1).unwrap().hit_points(), 0);
+    assert_eq!(
+        f.take_turn(turn(Action::Nothing), &[]),
+        Err(Error::CannotAct {
+            id: 1,
+            status: TurnStatus::Incapacitated
+        })
+    );
+    assert_eq!(f.pass().unwrap().status, TurnStatus::Incapacitated);
+    assert_eq!(f.standing_teams(), [0, 1]);
+}
+
+#[test]
+fn flying_adds_no_defense_without_room_to_fly() {
+    // L93: "Flying can only be used where there is room to fly. (There is usually room to
+    // fly outdoors but not indoors.)" L29: defense is 10 plus the best defensive ability, or
+    // 10 plus tgh/2. Indoors a flyer's defense cannot come from flying.
+    let flyer = "3 flying, 1 quickness, 2 toughness";
+    let members = || {
+        vec![
+            Combatant::new(block(flyer), 0),
+            Combatant::new(block("2 toughness"), 1),
+        ]
+    };
+    let indoors = fight_with(Environment::default(), Rules::default(), members());
+    assert_eq!(indoors.combatant(0).unwrap().defense(), 11); // 10 + quickness 1
+    let a = indoors
+        .attack_for(1, AttackKind::BasicAttack, None, 0, None)
+        .unwrap();
+    assert_eq!(a.d20().difficulty(), 11);
+    let outdoors = Environment {
+        room_to_fly: true,
+        ..Environment::default()
+    };
+    let f = fight_with(outdoors, Rules::default(), members());
+    assert_eq!(f.combatant(0).unwrap().defense(), 13); // 10 + flying 3
+    // The stat block itself (L29, as the rulebook prints it) is not tied to a place.
+    assert_eq!(block(flyer).defense(), 13);
+}
+
+#[test]
+fn quickness_catches_swimmers_in_shallow_water() {
+    // L91: quickness "can also be used to catch characters escaping with acrobatics, swimming
+    // or flying when the environment does not allow them to get far from solid ground (short
+    // trees, shallow water or low ceiling for example.)"
+    let shallow = Environment {
+        water: Water::Shallow,
+        ..Environment::default()
+    };
+    let mut f = fight_with(
+        shallow,
+        Rules::default(),
+        vec![
+            Combatant::new(block("2 swimming, 3 toughness"), 0).in_water(true),
+            Combatant::new(block("2 quickness, 3 toughness"), 1),
+        ],
+    );
+    f.take_turn(
+        turn(Action::Evade {
+            with: Some(Movement::Swimming),
+        }),
+        &[],
+    )
+    .unwrap();
+    let r = f
+        .take_turn(
+            turn(Action::Catch {
+                target: 0,
+                with: Some(Movement::Quickness),
+            }),
+            &[10],
+        )
+        .unwrap();
+    assert_eq!((r.rolls[0].total, r.rolls[0].difficulty), (12, 12));
+    assert_eq!(r.rolls[0].outcome, Outcome::Success);
+    // In deep water swimmers cannot be reached by quickness (L95).
+    let deep = Environment {
+        water: Water::Deep,
+        ..Environment::default()
+    };
+    assert!(!CatchMatrix::default().allows(
+        Some(Movement::Quickness),
+        Some(Movement::Swimming),
+        &deep,
+        true
+    ));
+}
+
+#[test]
+fn catching_with_swimming_needs_the_catcher_in_water() {
+    // L95: swimming is added "When a character is in water"; it is "used to evade, escape
+    // and catch characters who are trying to escape in water". Evading with it needs the
+    // evader in water; catching with it needs the catcher in water too.
+    let shallow = Environment {
+        water: Water::Shallow,
+        ..Environment::default()
+    };
+    let members = |catcher_wet| {
+        vec![
+            Combatant::new(block("2 swimming, 3 toughness"), 0).in_water(true),
+            Combatant::new(block("2 swimming, 3 toughness"), 1).in_water(catcher_wet),
+        ]
+    };
+    let mut f = fight_with(shallow, Rules::default(), members(false));
+    f.take_turn(
+        turn(Action::Evade {
+            with: Some(Movement::Swimming),
+        }),
+        &[],
+    )
+    .unwrap();
+    let before = f.clone();
+    assert!(matches!(
+        f.take_turn(
+            turn(Action::Catch {
+                target: 0,
+                with: Some(Movement::Swimming)
+            }),
+            &[15]
+        ),
+        Err(Error::Environment(_))
+    ));
+    assert_eq!(f, before);
+    // A non-ability catch from the bank is still allowed.
+    assert!(f.attack_for(1, AttackKind::Catch, None, 0, None).is_ok());
+    let mut f = fight_with(shallow, Rules::default(), members(true));
+    f.take_turn(
+        turn(Action::Evade {
+            with: Some(Movement::Swimming),
+        }),
+        &[],
+    )
+    .unwrap();
+    let a = f
+        .attack_for(1, AttackKind::Catch, Some(Ability::Swimming), 0, None)
+        .unwrap();
+    assert_eq!(a.d20().difficulty(), 12);
+}
+
+#[test]
+fn flying_catches_climbers_unless_protected() {
+    // L93: flying "can also be used to catch characters escaping by climbing unless obstacles
+    // like tree branches protect climbers from fliers".
+    let open = Environment {
+        room_to_fly: true,
+        structures_3d: true,
+        ..Environment::default()
+    };
+    for (protected, allowed) in [(false, true), (true, false)] {
+        let env = Environment {
+            climbers_protected: protected,
+            ..open
+        };
+        let mut f = fight_with(
+            env,
+            Rules::default(),
+            vec![
+                Combatant::new(block("2 acrobatics, 3 toughness"), 0),
+                Combatant::new(block("2 flying, 3 toughness"), 1),
+            ],
+        );
+        f.take_turn(
+            turn(Action::Evade {
+                with: Some(Movement::Acrobatics),
+            }),
+            &[],
+        )
+        .unwrap();
+        let catch = f.attack_for(1, AttackKind::Catch, Some(Ability::Flying), 0, None);
+        assert_eq!(catch.is_ok(), allowed, "climbers protected: {protected}");
+    }
+}

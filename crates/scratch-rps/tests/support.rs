@@ -251,3 +251,46 @@ fn error_messages_say_what_is_allowed() {
     };
     assert!(e.to_string().contains("at least 1 level of knockout"));
 }
+
+#[test]
+fn a_character_without_toughness_cannot_be_revived() {
+    // L71: "Characters without toughness may not perform actions in combat rounds." L33: "A
+    // character's toughness ability level is his maximum hit points." Against L99: "After
+    // being successfully revived a character is still injured, and has only one hit point."
+    assert_eq!(Treatment::needed(0, 0), Err(Error::WithoutToughness));
+    // Never more hit points than the maximum (L33).
+    assert_eq!(Treatment::Revive.hit_points_after(0), 0);
+    assert_eq!(Treatment::Heal.hit_points_after(0), 0);
+    let toughless = dice_scratch_rps::Combatant::new(Character::new(), 0);
+    assert_eq!(
+        toughless.status(),
+        dice_scratch_rps::TurnStatus::Incapacitated
+    );
+    assert!(toughless.with_hit_points(1).is_err());
+    assert!(!toughless.is_standing());
+}
+
+#[test]
+fn a_failed_hurried_bonus_stays_blocked_until_the_hurry_ends() {
+    // L101: "He must make a success roll to add a temporary bonus in a hurry (usually
+    // difficulty 10.) If the roll fails he cannot use that temporary bonus until he is no
+    // longer in a hurry."
+    let smith = block("2 craftsmanship, 2 toughness");
+    let archer = block("3 shooting, 3 toughness");
+    let mut party = Party::new(vec![smith, archer], Rules::default());
+    assert_eq!(
+        party
+            .give_bonus_in_hurry(0, 1, Ability::Shooting, HURRY_DIFFICULTY, 1)
+            .unwrap(),
+        Outcome::Failure
+    );
+    // Giving it without a roll while still in the hurry is still using it.
+    assert_eq!(
+        party.give_bonus(0, 1, Ability::Shooting),
+        Err(Error::BonusBlocked)
+    );
+    assert_eq!(party.member(1).unwrap().level(Ability::Shooting), 3);
+    party.end_hurry();
+    party.give_bonus(0, 1, Ability::Shooting).unwrap();
+    assert_eq!(party.member(1).unwrap().level(Ability::Shooting), 4);
+}
