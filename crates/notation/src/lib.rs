@@ -120,8 +120,8 @@ pub const MAX_DICE: u32 = 10_000;
 pub const MAX_SIDES: u32 = dice_core::MAX_SIDES;
 
 /// The largest explosion or streak cap that may be written (`!cap1000`). Without one, an
-/// explosion or streak stops after dice-core's [`dice_core::DEFAULT_EXPLOSION_CAP`] (100)
-/// extra dice.
+/// explosion or streak has the untruncated law, and a roll of it stops only where going on is
+/// less likely than [`dice_core::UNCAPPED_CUT_MASS`] ([`dice_core::uncapped_roll_cap`]).
 ///
 /// ```
 /// use dice_notation::Expression;
