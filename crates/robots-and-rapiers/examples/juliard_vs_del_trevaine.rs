@@ -9,9 +9,9 @@
 
 use dice_core::Roll;
 use dice_robots_and_rapiers::{
-    AttackType, BaseActionPoints, Breadth, Chassis, CombatAction, Conflict, DamageProcedure, Dice,
-    Error, MeleeWeapon, Opposition, Participant, Ranking, Rules, Senses, Test, TestResult,
-    TurnOrder, TurnOutcome, combat_ap_tn, knockdown_save,
+    AttackType, BaseActionPoints, Breadth, Chassis, CombatAction, Conflict, ConflictKind,
+    DamageProcedure, Dice, Error, Ledger, MeleeWeapon, Opposition, Participant, Ranking, Rules,
+    Senses, Test, TestResult, TurnOrder, TurnOutcome, combat_ap_tn, knockdown_save,
 };
 use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
 
@@ -82,7 +82,7 @@ fn main() -> Result<(), Error> {
             Ranking::new(p, d.locomotion(), d.inspiration)
         })
         .collect();
-    let order = TurnOrder::roll_initial(&rankings, 10, &mut rng)?;
+    let order = TurnOrder::roll_initial(&rankings, ConflictKind::Combat, &rules, &mut rng)?;
     let mut participants = Vec::new();
     for d in &duelists {
         let dice = d.processor() as u32 + d.self_awareness;
@@ -156,7 +156,9 @@ fn main() -> Result<(), Error> {
                 if n >= 1 {
                     let p = conflict.participant(defender)?;
                     if p.action_points < p.max_action_points {
-                        conflict.regain(defender, 1)?;
+                        // The parry's n net successes: a defence only blocks (A4).
+                        let mut parry = Ledger::augmenting(n);
+                        conflict.regain(defender, &mut parry, 1)?;
                     }
                 }
             }

@@ -797,7 +797,8 @@ impl DamageProcedure {
         ) as i32
     }
 
-    /// The Durability Save for a weapon's damage kind.
+    /// The Durability Save for a weapon's damage kind, by a robot of this
+    /// [`DamageProcedure::durability`] (so an EMP loss to 0 shuts it down, L253, L2388).
     ///
     /// # Errors
     /// None in practice (the TN is clamped).
@@ -814,7 +815,7 @@ impl DamageProcedure {
         kind: DamageKind,
         rules: &Rules,
     ) -> Result<DurabilitySave, Error> {
-        DurabilitySave::new(self.tn(rules), kind, rules)
+        Ok(DurabilitySave::new(self.tn(rules), kind, rules)?.with_durability(self.durability))
     }
 
     /// Knockdown (L552–557, L1884–1890; A18, A24): `Some(TN modifier)` for the Locomotion

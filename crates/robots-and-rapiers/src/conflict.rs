@@ -6,14 +6,133 @@ use std::fmt;
 
 use dice_core::{Dist, Exact, Rng, Roll, RollOffError, SuccessPool};
 
+use crate::attribute::Attribute;
 use crate::error::Error;
-use crate::ledger::Breadth;
+use crate::ledger::{Breadth, Ledger};
 use crate::rules::{Outnumbering, Rules};
-use crate::save::SaveOutcome;
-use crate::test::{check_dice, check_face, count_faces, pool};
+use crate::save::{SaveOutcome, SavingThrow};
+use crate::test::{check_dice, count_faces, pool};
 
 /// The most participants a conflict tracks.
 pub const MAX_PARTICIPANTS: usize = 1000;
+
+/// A combat or a social extended conflict (L287–339 vs L364–373, L2538–2553): what differs
+/// between the two, the rulings A16 and A17 of [`Rules`] included.
+///
+/// ```
+/// use dice_robots_and_rapiers::{Attribute, ConflictKind, Rules};
+/// let r = Rules::default();
+/// assert_eq!(ConflictKind::Combat.tie_die_sides(&r), 10);             // L296
+/// assert_eq!(ConflictKind::Social.tie_die_sides(&Rules { social_tie_die_sides: 6, ..r }), 6);
+/// assert_eq!(ConflictKind::Social.surprise_save_attribute(&r), Attribute::AnthropoidClass);
+/// assert_eq!(ConflictKind::Social.base_ap_tn(8, 4, &r), 7);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ConflictKind {
+    /// A fight (L287–339, L1980–2196).
+    #[default]
+    Combat,
+    /// A social conflict: a ball, a court, a garden party (L364–373, L2538–2553).
+    Social,
+}
+
+impl ConflictKind {
+    /// The attribute that sets the initial turn order: Perception in combat (L295),
+    /// Processor in a social conflict (L366, L2546).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Attribute, ConflictKind};
+    /// assert_eq!(ConflictKind::Social.order_attribute(), Attribute::Processor);
+    /// ```
+    pub const fn order_attribute(self) -> Attribute {
+        match self {
+            ConflictKind::Combat => Attribute::Perception,
+            ConflictKind::Social => Attribute::Processor,
+        }
+    }
+
+    /// Sides of the die that settles turn-order ties after every other tie-break: the d10
+    /// of combat (L296), or [`Rules::social_tie_die_sides`] in a social conflict (A16: the
+    /// text's "d6", L366, L2546; the ruling's default a d10).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ConflictKind, Rules};
+    /// assert_eq!(ConflictKind::Social.tie_die_sides(&Rules::default()), 10);
+    /// ```
+    pub fn tie_die_sides(self, rules: &Rules) -> u32 {
+        match self {
+            ConflictKind::Combat => 10,
+            ConflictKind::Social => rules.social_tie_die_sides,
+        }
+    }
+
+    /// The attribute of the save a surprised robot makes after an ambush: a Perception Save
+    /// in combat (L325–327), the "Etiquette Save" of a social conflict (L367, L2547), whose
+    /// attribute is [`Rules::etiquette_save_attribute`] (A17: Anthropoid Class).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Attribute, ConflictKind, Rules};
+    /// assert_eq!(ConflictKind::Combat.surprise_save_attribute(&Rules::default()), Attribute::Perception);
+    /// ```
+    pub fn surprise_save_attribute(self, rules: &Rules) -> Attribute {
+        match self {
+            ConflictKind::Combat => Attribute::Perception,
+            ConflictKind::Social => rules.etiquette_save_attribute,
+        }
+    }
+
+    /// A target's save after a successful ambush (L325, L2047, L2071): against
+    /// [`ConflictKind::surprise_save_attribute`], whose current value `value_of` gives,
+    /// less the ambusher's extra successes (×½ for several targets, [`ambush_save_tn`]).
+    ///
+    /// # Errors
+    /// As [`SavingThrow::new`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Attribute, ConflictKind, Rules};
+    /// let r = Rules::default();
+    /// // A social ambush on a robot of Anthropoid Class 6 and Perception 7, 2 extra successes.
+    /// let value = |a| if a == Attribute::AnthropoidClass { 6 } else { 7 };
+    /// assert_eq!(ConflictKind::Social.surprise_save(&r, value, 2, 1)?.tn(), 4);
+    /// assert_eq!(ConflictKind::Combat.surprise_save(&r, value, 2, 1)?.tn(), 5);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn surprise_save(
+        self,
+        rules: &Rules,
+        value_of: impl FnOnce(Attribute) -> i32,
+        extra_successes: u32,
+        targets: u32,
+    ) -> Result<SavingThrow, Error> {
+        let value = value_of(self.surprise_save_attribute(rules));
+        SavingThrow::new(ambush_save_tn(value, extra_successes, targets))
+    }
+
+    /// The Base Action Point TN: [`combat_ap_tn`] from the side sizes, or [`social_ap_tn`]
+    /// from Anthropoid Class against the mean.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ConflictKind, Rules};
+    /// assert_eq!(ConflictKind::Combat.base_ap_tn(4, 6, &Rules::default()), 6);
+    /// ```
+    pub fn base_ap_tn(self, mine: u32, theirs: u32, rules: &Rules) -> i32 {
+        match self {
+            ConflictKind::Combat => combat_ap_tn(mine, theirs, rules),
+            ConflictKind::Social => social_ap_tn(mine, theirs, rules),
+        }
+    }
+}
+
+impl fmt::Display for ConflictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ConflictKind::Combat => "combat",
+            ConflictKind::Social => "social conflict",
+        })
+    }
+}
 
 /// Light and noise for the turn-order Perception (L297, L2006).
 ///
@@ -244,8 +363,9 @@ impl TurnOrder {
         TurnOrder { order }
     }
 
-    /// The pure form of the initial order: ties broken by the rankings and then by
-    /// `tie_rolls`, one d10 face per participant (used only where needed).
+    /// The pure form of the initial order of a combat: ties broken by the rankings and then
+    /// by `tie_rolls`, one d10 face per participant (used only where needed). The same as
+    /// [`TurnOrder::initial_for`] with [`ConflictKind::Combat`].
     ///
     /// # Errors
     /// [`Error::Face`]; [`Error::NotAllowed`] when robots are still tied (equal tie rolls or
@@ -259,7 +379,42 @@ impl TurnOrder {
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn initial(rankings: &[Ranking], tie_rolls: &[u8]) -> Result<TurnOrder, Error> {
+        Self::initial_for(ConflictKind::Combat, &Rules::default(), rankings, tie_rolls)
+    }
+
+    /// The pure form of the initial order of a combat or a social conflict: ties broken by
+    /// the rankings and then by `tie_rolls`, one face per participant of the kind's tie die
+    /// ([`ConflictKind::tie_die_sides`]: a d10 in combat, L296; the rules' die in a social
+    /// conflict, L366, A16).
+    ///
+    /// # Errors
+    /// [`Error::Face`] for a face the tie die cannot show; otherwise as
+    /// [`TurnOrder::initial`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ConflictKind, Ranking, Rules, TurnOrder};
+    /// let as_written = Rules { social_tie_die_sides: 6, ..Rules::default() };
+    /// let r = [Ranking::social(5, 6, 1), Ranking::social(5, 6, 1)];
+    /// let o = TurnOrder::initial_for(ConflictKind::Social, &as_written, &r, &[2, 5])?;
+    /// assert_eq!(o.as_slice(), &[1, 0]);
+    /// assert!(TurnOrder::initial_for(ConflictKind::Social, &as_written, &r, &[2, 9]).is_err());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn initial_for(
+        kind: ConflictKind,
+        rules: &Rules,
+        rankings: &[Ranking],
+        tie_rolls: &[u8],
+    ) -> Result<TurnOrder, Error> {
         check_participants(rankings.len())?;
+        let sides = kind.tie_die_sides(rules);
+        let check = |face: u8| {
+            if face == 0 || u32::from(face) > sides {
+                Err(Error::Face { face })
+            } else {
+                Ok(face)
+            }
+        };
         // One face per robot: a second round of roll-offs would need faces not given.
         let order = order_by(
             rankings,
@@ -269,36 +424,39 @@ impl TurnOrder {
                     .get(i)
                     .copied()
                     .ok_or(Error::NotAllowed(
-                        "robots are tied: give a tie roll for each (L296)",
+                        "robots are tied: give a tie roll for each (L296, L366)",
                     ))
-                    .and_then(check_face)
+                    .and_then(check)
             },
             "robots remain tied after the tie rolls given (L296: re-roll)",
         )?;
         Ok(TurnOrder { order })
     }
 
-    /// The initial order, rolling d10s (or the rules' social die) for ties with the
-    /// caller's RNG, re-rolling robots still tied.
+    /// The initial order, rolling the kind's tie die ([`ConflictKind::tie_die_sides`]: a
+    /// d10 in combat, the rules' die in a social conflict) for ties with the caller's RNG,
+    /// re-rolling robots still tied.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] beyond [`MAX_PARTICIPANTS`].
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{Ranking, TurnOrder};
+    /// use dice_robots_and_rapiers::{ConflictKind, Ranking, Rules, TurnOrder};
     /// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
     /// let r = [Ranking::new(5, 4, 1); 3];
-    /// let o = TurnOrder::roll_initial(&r, 10, &mut Xoshiro256PlusPlus::seed_from_u64(1))?;
+    /// let rules = Rules::default();
+    /// let o = TurnOrder::roll_initial(&r, ConflictKind::Combat, &rules, &mut Xoshiro256PlusPlus::seed_from_u64(1))?;
     /// assert_eq!(o.len(), 3);
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn roll_initial<R: Rng + ?Sized>(
         rankings: &[Ranking],
-        tie_die_sides: u32,
+        kind: ConflictKind,
+        rules: &Rules,
         rng: &mut R,
     ) -> Result<TurnOrder, Error> {
         check_participants(rankings.len())?;
-        let die = dice_core::Die::new(tie_die_sides.max(2))?;
+        let die = dice_core::Die::new(kind.tie_die_sides(rules).clamp(2, 255))?;
         let order = order_by(
             rankings,
             MAX_ROLL_OFF_ROUNDS,
@@ -529,7 +687,10 @@ impl BaseActionPoints {
             pool: pool(dice, tn)?,
         })
     }
-    /// The same roll less the AP a surprised robot lost ([`Surprise::ap_loss`]).
+    /// The same roll less the AP a surprised robot lost ([`Surprise::ap_loss`]): "Base
+    /// Action Points equal 1 plus 1 for each success on this roll, reduced by surprise (to a
+    /// minimum of 0)" (L2091). This is the one place the surprise's Action Point loss is
+    /// taken ([`Conflict::surprise`] records only the Perception loss).
     ///
     /// ```
     /// use dice_robots_and_rapiers::{BaseActionPoints, Rules};
@@ -1051,23 +1212,31 @@ impl Conflict {
         Ok(payer)
     }
 
-    /// Applies a surprise Perception Save to a participant: its AP loss (from Base AP) and
-    /// the Perception it must buy off.
+    /// Records a surprise save's Perception loss on a participant: what it must buy off
+    /// before it may Pay for Turn (L328–329, L2053–2054).
+    ///
+    /// The surprise's Action Point loss is *not* taken here: it belongs to the Base Action
+    /// Point roll, "1 plus 1 for each success on this roll, reduced by surprise (to a
+    /// minimum of 0)" (L2091), which [`BaseActionPoints::surprised`] computes before the
+    /// participant joins the conflict. Taking it here too would count it twice.
     ///
     /// # Errors
     /// [`Error::NoSuchParticipant`].
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{Conflict, Participant, Rules, SaveOutcome, Surprise, TurnOrder};
-    /// let mut c = Conflict::new(vec![Participant::new("x", 3, 5)], TurnOrder::from_list(vec![0]))?;
-    /// c.surprise(0, &Surprise::from_save(SaveOutcome::TotalFailure, &Rules::default()))?;
+    /// use dice_robots_and_rapiers::{BaseActionPoints, Conflict, Participant, Rules, SaveOutcome, Surprise, TurnOrder};
+    /// let rules = Rules::default();
+    /// let s = Surprise::from_save(SaveOutcome::TotalFailure, &rules);
+    /// // 5 dice at TN 5, 2 successes: 1 + 2 − 3 = 0 Base Action Points.
+    /// let ap = BaseActionPoints::new(5, 5, &rules)?.surprised(s.ap_loss).resolve(&[1, 2, 9, 9, 9])?;
+    /// let mut c = Conflict::new(vec![Participant::new("x", ap, 5)], TurnOrder::from_list(vec![0]))?;
+    /// c.surprise(0, &s)?;
     /// assert_eq!((c.participant(0)?.action_points, c.participant(0)?.surprise_loss), (0, 6));
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn surprise(&mut self, who: usize, surprise: &Surprise) -> Result<(), Error> {
         let p = self.get_mut(who)?;
-        p.action_points = p.action_points.saturating_sub(surprise.ap_loss);
-        p.surprise_loss += surprise.perception_loss;
+        p.surprise_loss = p.surprise_loss.saturating_add(surprise.perception_loss);
         Ok(())
     }
 
@@ -1090,20 +1259,26 @@ impl Conflict {
         Ok(successes - used)
     }
 
-    /// Regains Action Points (successes spent), up to the maximum (L2160). Returns the new
-    /// total.
+    /// Regains Action Points with successes from `ledger`, 1 per success, "to a maximum
+    /// number of Processor + Self Awareness" (L228, L1723, L2160): "the only way to increase
+    /// ones Action Point pool while engaged" (L2170). Takes the gain, as
+    /// [`Ledger::regain_action_points`] does, spends it from the ledger and returns the new
+    /// total. Nothing is spent or gained when it fails.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] past the maximum.
+    /// [`Error::NoSuchParticipant`]; [`Error::OutOfRange`] past the maximum; the ledger's
+    /// [`Error::NotAccomplished`] or [`Error::Unaffordable`].
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// use dice_robots_and_rapiers::{Conflict, Ledger, Participant, TurnOrder};
     /// let mut c = Conflict::new(vec![Participant::new("x", 3, 5)], TurnOrder::from_list(vec![0]))?;
-    /// assert_eq!(c.regain(0, 2)?, 5);
-    /// assert!(c.regain(0, 1).is_err());
+    /// let mut defence = Ledger::augmenting(3);
+    /// assert_eq!(c.regain(0, &mut defence, 2)?, 5);
+    /// assert!(c.regain(0, &mut defence, 1).is_err()); // at the maximum
+    /// assert_eq!(defence.left(), 1);                  // … and nothing spent
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
-    pub fn regain(&mut self, who: usize, points: u32) -> Result<u32, Error> {
+    pub fn regain(&mut self, who: usize, ledger: &mut Ledger, points: u32) -> Result<u32, Error> {
         let p = self.get_mut(who)?;
         let after = p.action_points.saturating_add(points);
         if after > p.max_action_points {
@@ -1114,6 +1289,7 @@ impl Conflict {
                 max: i64::from(p.max_action_points),
             });
         }
+        ledger.regain_action_points(points)?;
         p.action_points = after;
         Ok(after)
     }

@@ -3,14 +3,14 @@
 
 use std::fmt;
 
-use dice_core::{Die, Dist, Exact, Rng, Roll};
+use dice_core::{Die, Dist, Exact, Rng, Roll, RollDetailed, RollRecord};
 use rand::RngExt;
 
 use crate::attribute::Attribute;
 use crate::error::Error;
 use crate::ledger::Faster;
 use crate::rules::Rules;
-use crate::save::{SaveOutcome, SavingThrow};
+use crate::save::{SaveOutcome, SaveRoll, SavingThrow};
 use crate::test::check_face;
 
 /// The most malfunctions one call resolves: slot re-rolls and capacitor extras could in
@@ -79,7 +79,9 @@ pub struct DamageOutcome {
     pub malfunctions: u32,
     /// Temporary Durability lost (EMP weapons).
     pub durability_loss: u32,
-    /// Whether the robot shuts down (Total Failure, L260, L1840).
+    /// Whether the robot shuts down: on a Total Failure (L260, L1840), or when an EMP loss
+    /// takes Durability to 0 or below, the full effect of the save "even if the Save was
+    /// otherwise partially successful" (L253, L2388).
     pub shutdown: bool,
 }
 
@@ -107,46 +109,87 @@ impl fmt::Display for DamageOutcome {
 /// multiplier) or, for EMP weapons, a temporary Durability loss; Total Failure shuts the
 /// robot down, with the malfunctions of all 3 dice as well (A10, [`Rules`]).
 ///
+/// An EMP loss works "much the way Saving Throws normally operate for other attributes"
+/// (L2388): when it takes the robot's Durability to 0 or below, the robot "suffers the full
+/// effect of the Saving Throw (even if the Save was otherwise partially successful)" (L253)
+/// — the shutdown of L260. That needs the robot's current Durability, which is not the TN
+/// once attack successes, weapon Damage or armour have moved it: [`DurabilitySave::new`]
+/// takes the TN as the Durability (an unmodified save), [`DurabilitySave::with_durability`]
+/// sets it, and [`crate::DamageProcedure::durability_save`] does so itself.
+///
 /// Decision: an EMP Total Failure also shuts the robot down (L2262 applies to every
 /// Durability Save) and takes the loss of all 3 dice.
 ///
 /// ```
 /// use dice_core::Exact;
-/// use dice_robots_and_rapiers::{DamageKind, DurabilitySave, Rules};
+/// use dice_robots_and_rapiers::{DamageKind, DurabilitySave, Firearm, Rules};
 /// let save = DurabilitySave::new(5, DamageKind::default(), &Rules::default())?;
 /// let r = save.resolve([3, 7, 9])?;
 /// assert_eq!((r.malfunctions, r.shutdown), (4, false));
 /// let d = save.distribution()?;
 /// assert!((d.probability_where(|o| o.shutdown) - 0.125).abs() < 1e-12);
+/// // Durability 2 shot with a pistol: two failed dice take it to 0, a shutdown (L253).
+/// let pistol = DurabilitySave::new(2, Firearm::Pistol.damage_kind(), &Rules::default())?;
+/// assert!(pistol.resolve([1, 9, 9])?.shutdown);
 /// # Ok::<(), dice_robots_and_rapiers::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DurabilitySave {
     save: SavingThrow,
+    durability: i32,
     kind: DamageKind,
     per_die: bool,
     on_total_failure: bool,
 }
 
 impl DurabilitySave {
-    /// A Durability Save at TN `tn` (see [`crate::DamageProcedure`] for the TN of an
-    /// attack).
+    /// A Durability Save at TN `tn` by a robot whose current Durability is `tn` (an
+    /// unmodified save; see [`crate::DamageProcedure`] for the TN of an attack, and
+    /// [`DurabilitySave::with_durability`] when the TN is not the Durability).
     ///
     /// # Errors
     /// As [`SavingThrow::new`].
     ///
     /// ```
     /// use dice_robots_and_rapiers::{DamageKind, DurabilitySave, Rules};
-    /// assert_eq!(DurabilitySave::new(6, DamageKind::default(), &Rules::default())?.save().tn(), 6);
+    /// let s = DurabilitySave::new(6, DamageKind::default(), &Rules::default())?;
+    /// assert_eq!((s.save().tn(), s.durability()), (6, 6));
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn new(tn: i32, kind: DamageKind, rules: &Rules) -> Result<Self, Error> {
         Ok(DurabilitySave {
             save: SavingThrow::new(tn)?,
+            durability: tn,
             kind,
             per_die: rules.malfunctions_per_failed_die,
             on_total_failure: rules.malfunctions_on_total_failure,
         })
+    }
+    /// The same save by a robot whose current Durability is `durability` (the TN is
+    /// unchanged): an EMP loss that takes this to 0 or below is the full effect, a shutdown
+    /// (L253, L2388).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{DurabilitySave, Firearm, Rules};
+    /// // Durability 6, TN 2 after 4 attack successes: a pistol's two failed dice leave 4.
+    /// let s = DurabilitySave::new(2, Firearm::Pistol.damage_kind(), &Rules::default())?
+    ///     .with_durability(6);
+    /// assert!(!s.resolve([1, 9, 9])?.shutdown);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn with_durability(self, durability: i32) -> Self {
+        DurabilitySave { durability, ..self }
+    }
+    /// The robot's current Durability (what an EMP loss is taken from).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{DamageKind, DurabilitySave, Rules};
+    /// let s = DurabilitySave::new(3, DamageKind::default(), &Rules::default())?.with_durability(5);
+    /// assert_eq!(s.durability(), 5);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn durability(&self) -> i32 {
+        self.durability
     }
     /// The underlying 3d10 save.
     ///
@@ -196,7 +239,15 @@ impl DurabilitySave {
             }
             DamageKind::Emp {
                 loss_per_failed_die,
-            } => o.durability_loss = failed * u32::from(loss_per_failed_die),
+            } => {
+                o.durability_loss = failed * u32::from(loss_per_failed_die);
+                // L253: an attribute reduced to 0 (or below) by the loss takes the full
+                // effect of the save, which for Durability is the shutdown (L260, L2388).
+                let left = i64::from(self.durability) - i64::from(o.durability_loss);
+                if o.durability_loss > 0 && left <= 0 {
+                    o.shutdown = true;
+                }
+            }
         }
         o
     }
@@ -215,6 +266,56 @@ impl DurabilitySave {
     pub fn resolve(&self, faces: [u8; 3]) -> Result<DamageOutcome, Error> {
         Ok(self.outcome(self.save.resolve(faces)?.outcome))
     }
+
+    /// Rolls with the caller's RNG and reports the three dice with the damage. Uses the
+    /// same draws as [`Roll::roll`].
+    ///
+    /// ```
+    /// use dice_core::Roll;
+    /// use dice_robots_and_rapiers::{DurabilitySave, Firearm, Rules};
+    /// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+    /// let s = DurabilitySave::new(2, Firearm::Musket.damage_kind(), &Rules::default())?;
+    /// let r = s.roll_save(&mut Xoshiro256PlusPlus::seed_from_u64(4));
+    /// assert_eq!(r.damage, s.roll(&mut Xoshiro256PlusPlus::seed_from_u64(4)));
+    /// assert_eq!(s.resolve(r.roll.faces)?, r.damage);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn roll_save<R: Rng + ?Sized>(&self, rng: &mut R) -> DurabilityRoll {
+        let roll = self.save.roll_save(rng);
+        DurabilityRoll {
+            roll,
+            damage: self.outcome(roll.outcome),
+        }
+    }
+}
+
+/// One Durability Save roll: the three dice and the damage they do.
+///
+/// ```
+/// use dice_robots_and_rapiers::{DurabilitySave, Firearm, Rules};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+/// let s = DurabilitySave::new(5, Firearm::Pistol.damage_kind(), &Rules::default())?;
+/// let r = s.roll_save(&mut Xoshiro256PlusPlus::seed_from_u64(1));
+/// assert!(r.to_string().starts_with(&format!("{:?} vs TN 5: ", r.roll.faces)));
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DurabilityRoll {
+    /// The save's dice, TN and outcome.
+    pub roll: SaveRoll,
+    /// What they did.
+    pub damage: DamageOutcome,
+}
+
+impl fmt::Display for DurabilityRoll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} vs TN {}: {}",
+            self.roll.faces, self.roll.tn, self.damage
+        )
+    }
 }
 
 impl Roll for DurabilitySave {
@@ -224,7 +325,16 @@ impl Roll for DurabilitySave {
     }
 }
 
+impl RollDetailed for DurabilitySave {
+    /// The three dice with their successes flagged.
+    fn roll_record_into<R: Rng + ?Sized>(&self, rng: &mut R, record: &mut RollRecord) {
+        self.save.roll_record_into(rng, record);
+    }
+}
+
 impl Exact for DurabilitySave {
+    /// The save's law mapped through [`DurabilitySave::outcome`] (which knows the
+    /// Durability, so an EMP loss to 0 is a shutdown here as in the roll).
     fn distribution(&self) -> Result<Dist<DamageOutcome>, dice_core::Error> {
         Ok(self.save.distribution()?.map(|&s| self.outcome(s)))
     }
@@ -237,7 +347,11 @@ impl fmt::Display for DurabilitySave {
             "Durability Save vs TN {} ({})",
             self.save.tn(),
             self.kind
-        )
+        )?;
+        if self.durability != self.save.tn() {
+            write!(f, ", Durability {}", self.durability)?;
+        }
+        Ok(())
     }
 }
 
@@ -481,9 +595,8 @@ impl SlotState {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Chassis {
-    /// Force, Durability, Locomotion, Articulation, Processor, Memory — in
-    /// [`Attribute::PRIMARY`] order (Force, Durability, Articulation, Locomotion, Processor,
-    /// Memory).
+    /// The six Primary Attributes in [`Attribute::PRIMARY`] order: Force, Durability,
+    /// Articulation, Locomotion, Processor, Memory.
     pub attributes: [i32; 6],
     /// Visual, Audio, Tactile sensors and Vocalization.
     pub subsystems: [i32; 4],
@@ -541,8 +654,11 @@ impl Chassis {
 
     /// Applies one malfunction; `slot` is the slot index hit (for [`Malfunction::Slot`]).
     /// Returns how many further malfunctions it causes (a damaged slot hit again: 2; a
-    /// capacitor loss that leaves current Power above the new maximum: 1). A slot result on
-    /// a robot without slots (or an index out of range) has no effect (decision).
+    /// capacitor loss that leaves current Power above the new maximum: 1, L1862). A slot
+    /// result on a robot without slots (or an index out of range) has no effect (decision).
+    /// Sub-system levels, current Power and the capacitor stop at 0: a hit on one already
+    /// at 0 does nothing (and an empty capacitor causes no extra malfunction). Primary
+    /// Attributes are not floored.
     ///
     /// ```
     /// use dice_robots_and_rapiers::{Chassis, Malfunction, SubSystem};
@@ -567,6 +683,11 @@ impl Chassis {
                 SubSystem::Vocalization => dec(&mut self.subsystems[3]),
                 SubSystem::PowerCurrent => dec(&mut self.power),
                 SubSystem::PowerCapacitor => {
+                    // An empty capacitor has nothing left to lose (L1862 cuts the maximum
+                    // "by 1"; a Power Reserve below 0 has no meaning).
+                    if self.max_power <= 0 {
+                        return 0;
+                    }
                     self.max_power -= 1;
                     if self.power > self.max_power {
                         self.power = self.max_power;
@@ -651,8 +772,12 @@ impl Chassis {
     }
 }
 
+/// Takes 1 from a level, not below 0 (a sensor, Vocalization or the current Power at 0 has
+/// nothing left to lose).
 fn dec(x: &mut i32) -> u32 {
-    *x -= 1;
+    if *x > 0 {
+        *x -= 1;
+    }
     0
 }
 
@@ -1103,7 +1228,7 @@ impl MemoryLoss {
     /// ```
     pub fn apply(self, inspiration: u32, self_awareness: u8, role: u8) -> (u32, u8, u8) {
         let sa = self_awareness.saturating_sub(self.self_awareness);
-        let role = (role + (self_awareness - sa)).min(10);
+        let role = role.saturating_add(self_awareness - sa).min(10);
         (inspiration.saturating_sub(self.inspiration), sa, role)
     }
 }

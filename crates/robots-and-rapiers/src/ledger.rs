@@ -562,55 +562,51 @@ impl Ledger {
     /// malfunction losses on a Robot Repair vs. Articulation roll (L1719; 1:1, digest
     /// reading).
     ///
+    /// Unlike the other purchases this needs no Accomplish success first: "Robots may spend
+    /// the first couple successes of a Fencing roll to negate a Locomotion loss" (L1705),
+    /// the GM may require losses "to be bought off as soon as possible" (L1707), and a
+    /// surprise loss or the Shut Down Override penalty must be bought off with the first
+    /// successes (L2053, L1842). Successes spent so are not there to accomplish the action.
+    ///
     /// # Errors
-    /// [`Error::NotAccomplished`]; [`Error::Unaffordable`].
+    /// [`Error::Unaffordable`].
     ///
     /// ```
     /// let mut l = dice_robots_and_rapiers::Ledger::new(3);
+    /// assert_eq!(l.restore(2)?, 2); // the first two successes buy off the loss
     /// l.accomplish(1)?;
-    /// assert_eq!(l.restore(2)?, 2);
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn restore(&mut self, points: u32) -> Result<u32, Error> {
-        self.take_extra("restoring attributes", points)?;
+        self.take("restoring attributes", points)?;
         self.spends.push(Spend::Restore { points });
         Ok(points)
     }
 
-    /// Regains Action Points, 1 per success, "to a maximum number of Processor + Self
-    /// Awareness" (L228, L1723). Returns the new current Action Points.
+    /// Spends `points` successes on regaining Action Points, 1 per success (L228, L1723).
+    /// Returns the points gained — like [`Ledger::restore`], it takes and returns a gain.
+    ///
+    /// This only spends the successes: the Action Points themselves, and their maximum of
+    /// Processor + Self Awareness (L2160), belong to the [`crate::Conflict`], whose
+    /// [`crate::Conflict::regain`] calls this after checking the maximum. Use that in a
+    /// conflict, so the points are spent and gained exactly once.
     ///
     /// # Errors
-    /// [`Error::NotAccomplished`]; [`Error::Unaffordable`]; [`Error::OutOfRange`] when the
-    /// new total would exceed `max`.
+    /// [`Error::NotAccomplished`]; [`Error::Unaffordable`].
     ///
     /// ```
     /// // E38 (L2166): "Charles wins the defense by 2 successes … replenishes his stock of
     /// // Action Points by 2 points" (a defence: its ledger is augmenting, nothing to
     /// // accomplish but the block).
     /// let mut l = dice_robots_and_rapiers::Ledger::augmenting(2);
-    /// assert_eq!(l.regain_action_points(2, 1, 8)?, 3);
-    /// assert!(dice_robots_and_rapiers::Ledger::augmenting(2).regain_action_points(2, 7, 8).is_err());
+    /// assert_eq!(l.regain_action_points(2)?, 2);
+    /// assert!(l.regain_action_points(1).is_err());
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
-    pub fn regain_action_points(
-        &mut self,
-        points: u32,
-        current: u32,
-        max: u32,
-    ) -> Result<u32, Error> {
-        let after = current.saturating_add(points);
-        if after > max {
-            return Err(Error::OutOfRange {
-                what: "Action Points after regaining (max Processor + Self Awareness)",
-                value: i64::from(after),
-                min: 0,
-                max: i64::from(max),
-            });
-        }
+    pub fn regain_action_points(&mut self, points: u32) -> Result<u32, Error> {
         self.take_extra("regaining Action Points", points)?;
         self.spends.push(Spend::ActionPoints { points });
-        Ok(after)
+        Ok(points)
     }
 
     /// Buys a crafted special effect costing `cost` dice (L1676–1693).

@@ -43,12 +43,12 @@
 //! | §1.11 | L208–228, L1533–1745 | what successes buy | [`Ledger`], [`Faster`], [`Breadth`], [`spread_multiple`], [`parallel_bonus`] |
 //! | §1.12 | L818–872 | the program list | [`Program`], [`Core`] |
 //! | §2.1–§2.3 | L230–254, L1746–1804 | Saving Throws, outcomes, loss, attribute at 0 | [`SavingThrow`], [`SaveOutcome`], [`AttributeLoss`] |
-//! | §2.5–§2.7 | L256–262, L1832–1926 | Durability, malfunctions, shutdown, reactivation, memory | [`DurabilitySave`], [`MalfunctionTable`], [`Chassis`], [`ShutdownOverride`], [`SelfReactivation`], [`assisted_reactivation_minutes`], [`MemoryLoss`], [`ProgramLoss`] |
+//! | §2.5–§2.7 | L256–262, L1832–1926 | Durability, EMP loss to 0 (L253, L2388), malfunctions, shutdown, reactivation, memory | [`DurabilitySave`], [`DurabilityRoll`], [`MalfunctionTable`], [`Chassis`], [`ShutdownOverride`], [`SelfReactivation`], [`assisted_reactivation_minutes`], [`MemoryLoss`], [`ProgramLoss`] |
 //! | §2.9, §2.10 | L1124–1148, L1880–1882, L2331 | Role / Self Awareness Saves, poor footing, ridicule | [`RoleSave`], [`Compulsion`], [`poor_footing`], [`ridicule_dice`] |
 //! | §3.1 | L291–299, L1992–2041 | turn order, tie-breaks, newcomers | [`Senses`], [`Lighting`], [`Ranking`], [`TurnOrder`] |
 //! | §3.2–§3.5 | L301–321, L2083–2196 | Base AP, spending, Pay for Turn, regaining, breaks | [`BaseActionPoints`], [`combat_ap_tn`], [`Conflict`], [`TurnOutcome`] |
 //! | §3.6, §3.7 | L323–339, L2043–2081, L2145–2156 | ambush, surprise, reaction saves | [`ambush_save_tn`], [`Surprise`], [`Reaction`] |
-//! | §3.9 | L364–373, L2538–2553 | social conflicts | [`Ranking::social`], [`social_ap_tn`] |
+//! | §3.9 | L364–373, L2538–2553 | social conflicts: order, tie die (A16), Etiquette Save (A17), AP TN | [`ConflictKind`], [`Ranking::social`], [`TurnOrder::initial_for`], [`social_ap_tn`] |
 //! | §4 | L341–351, L2198–2463 | combat actions, weapons, armour, damage, knockdown | [`CombatAction`], [`MeleeWeapon`], [`Firearm`], [`Armor`], [`DamageProcedure`], [`StrayShot`], [`range_difficulty`], [`reach_difficulty`] |
 //!
 //! ## Rulings
@@ -96,13 +96,14 @@ pub use combat::{
     ridicule_dice,
 };
 pub use conflict::{
-    BaseActionPoints, Conflict, Lighting, MAX_PARTICIPANTS, Participant, Ranking, Reaction, Senses,
-    Surprise, TurnOrder, TurnOutcome, ambush_save_tn, combat_ap_tn, social_ap_tn,
+    BaseActionPoints, Conflict, ConflictKind, Lighting, MAX_PARTICIPANTS, Participant, Ranking,
+    Reaction, Senses, Surprise, TurnOrder, TurnOutcome, ambush_save_tn, combat_ap_tn, social_ap_tn,
 };
 pub use damage::{
-    Chassis, DamageKind, DamageOutcome, DurabilitySave, MAX_MALFUNCTIONS, Malfunction,
-    MalfunctionReport, MalfunctionTable, MemoryLoss, OverrideOutcome, ProgramLoss, Reactivation,
-    SelfReactivation, ShutdownOverride, SlotState, SubSystem, assisted_reactivation_minutes,
+    Chassis, DamageKind, DamageOutcome, DurabilityRoll, DurabilitySave, MAX_MALFUNCTIONS,
+    Malfunction, MalfunctionReport, MalfunctionTable, MemoryLoss, OverrideOutcome, ProgramLoss,
+    Reactivation, SelfReactivation, ShutdownOverride, SlotState, SubSystem,
+    assisted_reactivation_minutes,
 };
 pub use error::Error;
 pub use ledger::{Breadth, Faster, Ledger, Spend, parallel_bonus, spread_multiple};

@@ -12,9 +12,14 @@ pub const MAX_CHAIN: usize = 16;
 
 /// A Test opposed by a chain of robots (L2129): "the opposer of the acting robot's test has
 /// the successes from his roll canceled by his own opposer before using any remaining
-/// successes to cancel those of the initially acting robot". `chain[0]` opposes the actor,
-/// `chain[1]` opposes `chain[0]`, and so on; an opposer's successes never go below 0. The
-/// actor may not oppose its own opposer (L2129): the chain holds other robots.
+/// successes to cancel those of the initially acting robot". The first opposer opposes the
+/// actor, the second opposes the first, and so on; an opposer's successes never go below 0.
+/// The actor may not oppose its own opposer (L2129): the chain holds other robots.
+///
+/// An opposition already on the actor's [`Test`] ([`Test::opposed_by`]) is the first
+/// opposer, and `chain` continues from it: "In any opposed roll, the Successes earned by
+/// each side cancel out" (L203–204), so it is never dropped. With an empty `chain` the
+/// law is the Test's own.
 ///
 /// ```
 /// use dice_core::Exact;
@@ -23,6 +28,9 @@ pub const MAX_CHAIN: usize = 16;
 /// // Actor 3, first opposer 4, its opposer 2: 3 − (4 − 2) = 1.
 /// assert_eq!(t.resolve(&[1, 2, 3, 9, 9], &[&[1, 2, 3, 4, 9], &[1, 2, 9]])?, 1);
 /// assert!((t.distribution()?.total() - 1.0).abs() < 1e-12);
+/// // The same chain, its first opposer given on the Test.
+/// let u = ChainedTest::new(Test::new(5, 5)?.opposed_by(Opposition::new(5, 5)?), vec![Opposition::new(3, 6)?])?;
+/// assert_eq!(u.opposers(), t.opposers());
 /// # Ok::<(), dice_robots_and_rapiers::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,10 +40,12 @@ pub struct ChainedTest {
 }
 
 impl ChainedTest {
-    /// The actor's (unopposed) Test, with its Difficulty, against a chain of opposers.
+    /// The actor's Test, with its Difficulty (and its opposition, if any, as the first
+    /// opposer), against a chain of opposers.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a chain longer than [`MAX_CHAIN`].
+    /// [`Error::OutOfRange`] for a chain longer than [`MAX_CHAIN`] (counting the Test's own
+    /// opposition).
     ///
     /// ```
     /// use dice_robots_and_rapiers::{ChainedTest, Test};
@@ -43,15 +53,33 @@ impl ChainedTest {
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn new(actor: Test, chain: Vec<Opposition>) -> Result<Self, Error> {
-        if chain.len() > MAX_CHAIN {
+        let own = actor.opposition().copied();
+        let len = chain.len() + usize::from(own.is_some());
+        if len > MAX_CHAIN {
             return Err(Error::OutOfRange {
                 what: "a chain of opposition",
-                value: chain.len() as i64,
+                value: len as i64,
                 min: 0,
                 max: MAX_CHAIN as i64,
             });
         }
-        Ok(ChainedTest { actor, chain })
+        let chain = own.into_iter().chain(chain).collect();
+        Ok(ChainedTest {
+            actor: actor.unopposed(),
+            chain,
+        })
+    }
+
+    /// The opposers in order: the actor's opposer first, then its opposer, and so on.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{ChainedTest, Opposition, Test};
+    /// let t = ChainedTest::new(Test::new(3, 5)?.opposed_by(Opposition::new(2, 4)?), vec![])?;
+    /// assert_eq!(t.opposers(), &[Opposition::new(2, 4)?]);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn opposers(&self) -> &[Opposition] {
+        &self.chain
     }
 
     /// The successes left to the first opposer after the rest of the chain cancels them.
@@ -67,7 +95,8 @@ impl ChainedTest {
             .fold(0u32, |later, &s| s.saturating_sub(later))
     }
 
-    /// The pure form: the actor's faces and each opposer's faces; returns the net.
+    /// The pure form: the actor's faces and each opposer's faces (in the order of
+    /// [`ChainedTest::opposers`]); returns the net.
     ///
     /// # Errors
     /// [`Error::Face`]; [`Error::DiceCount`].
@@ -145,6 +174,10 @@ impl fmt::Display for ChainedTest {
 /// Related programs (L1471–1479, L1485): each roll "accomplishes nothing by itself, it
 /// just augments" the next — all its net successes (A4: an augmenting roll) become bonus
 /// dice of the next roll in the series, down to the main roll (which may have 0 own dice).
+/// Any roll of the series may be opposed ([`Test::opposed_by`]) or have a Difficulty; its
+/// successes are "canceled before effects are applied" (L1405), so only its net rolls
+/// over. [`RelatedPrograms::resolve_opposed`], [`Roll::roll`] and [`Exact::distribution`]
+/// all follow this.
 ///
 /// ```
 /// use dice_core::Exact;
@@ -204,36 +237,87 @@ impl RelatedPrograms {
         }
     }
 
-    /// The pure form: the faces of every step and then the main roll (each including its
-    /// bonus dice); unopposed rolls only. Returns the main roll's net.
+    /// The pure form of a series with no opposed roll: the faces of every step and then the
+    /// main roll (each including its bonus dice). Returns the main roll's net.
     ///
     /// # Errors
     /// [`Error::Face`]; [`Error::DiceCount`] when a roll has the wrong number of faces
-    /// (its own dice plus the previous roll's net successes).
+    /// (its own dice plus the previous roll's net successes), or when a roll is opposed:
+    /// its successes are "canceled before effects are applied" (L1405), so use
+    /// [`RelatedPrograms::resolve_opposed`].
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// use dice_robots_and_rapiers::{Opposition, RelatedPrograms, Test};
     /// let r = RelatedPrograms::new(vec![Test::new(2, 5)?], Test::new(1, 5)?)?;
     /// assert!(r.resolve(&[&[1, 9], &[1]]).is_err()); // 1 bonus die: the main roll has 2
+    /// let opposed = RelatedPrograms::new(vec![], Test::new(1, 5)?.opposed_by(Opposition::new(1, 5)?))?;
+    /// assert!(opposed.resolve(&[&[3]]).is_err());
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn resolve(&self, faces: &[&[u8]]) -> Result<i64, Error> {
-        if faces.len() != self.steps.len() + 1 {
+        self.resolve_opposed(faces, &vec![None; faces.len()])
+    }
+
+    /// The pure form: the faces of every step and then the main roll (each including its
+    /// bonus dice), and for each of these rolls the opposing faces (`Some` exactly for the
+    /// rolls whose [`Test`] is opposed). Each roll's net — after its opposition and
+    /// Difficulty, "canceled before effects are applied" (L1405) — is what rolls over
+    /// (floored at 0); the main roll's net is returned. This is the law of
+    /// [`Exact::distribution`] and [`Roll::roll`].
+    ///
+    /// # Errors
+    /// [`Error::Face`]; [`Error::DiceCount`] when a roll has the wrong number of faces, when
+    /// `opposing` does not have one entry per roll, or when an entry is missing for an
+    /// opposed roll (or given for an unopposed one).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Opposition, RelatedPrograms, Test};
+    /// // Intimidate rolled into Command (bandits), which the bandit chief opposes (L1473).
+    /// let r = RelatedPrograms::new(
+    ///     vec![Test::new(4, 6)?],
+    ///     Test::new(0, 5)?.opposed_by(Opposition::new(2, 5)?),
+    /// )?;
+    /// // 3 successes roll over; the main roll's 3 dice make 2 and the chief 1: net 1.
+    /// assert_eq!(r.resolve_opposed(&[&[1, 4, 6, 9], &[2, 5, 8]], &[None, Some(&[3, 7])])?, 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn resolve_opposed(
+        &self,
+        faces: &[&[u8]],
+        opposing: &[Option<&[u8]>],
+    ) -> Result<i64, Error> {
+        let rolls = self.steps.len() + 1;
+        if faces.len() != rolls {
             return Err(Error::DiceCount {
                 what: "related programs (rolls)",
-                expected: self.steps.len() + 1,
+                expected: rolls,
                 got: faces.len(),
             });
         }
-        let mut bonus = 0u32;
-        for (t, f) in self.steps.iter().zip(faces) {
-            let t = Self::with_bonus(t, bonus);
-            let s = count_faces("a related-program roll", f, t.dice(), t.tn())?;
-            bonus = dice_core::cancel(s, 0, t.difficulty()).max(0) as u32;
+        if opposing.len() != rolls {
+            return Err(Error::DiceCount {
+                what: "related programs (opposing entries, one per roll)",
+                expected: rolls,
+                got: opposing.len(),
+            });
         }
-        let t = Self::with_bonus(&self.main, bonus);
-        let s = count_faces("the main roll", faces[self.steps.len()], t.dice(), t.tn())?;
-        Ok(dice_core::cancel(s, 0, t.difficulty()))
+        let mut bonus = 0u32;
+        let mut net = 0i64;
+        for (i, t) in self
+            .steps
+            .iter()
+            .chain(std::iter::once(&self.main))
+            .enumerate()
+        {
+            let t = Self::with_bonus(t, bonus);
+            let roll = match opposing[i] {
+                Some(o) => t.resolve_opposed(faces[i], o)?,
+                None => t.resolve(faces[i])?,
+            };
+            net = roll.net;
+            bonus = net.clamp(0, i64::from(u32::MAX)) as u32;
+        }
+        Ok(net)
     }
 }
 

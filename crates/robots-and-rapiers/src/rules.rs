@@ -124,9 +124,14 @@ pub struct Rules {
     pub surprise_perception_per_failed_die: u8,
     /// A16 (L366, L2546): sides of the social turn-order tie-break die (the combat tie-break
     /// is a d10, L296). Default 10 (the ruling's "use d10 for uniformity"); 6 as written.
+    /// Read by [`ConflictKind::tie_die_sides`](crate::ConflictKind::tie_die_sides), hence
+    /// by [`TurnOrder::initial_for`](crate::TurnOrder::initial_for) and
+    /// [`TurnOrder::roll_initial`](crate::TurnOrder::roll_initial).
     pub social_tie_die_sides: u32,
     /// A17 (L367, L2547): the attribute of the "Etiquette Save" of a social ambush. Default
-    /// Anthropoid Class.
+    /// Anthropoid Class. Read by
+    /// [`ConflictKind::surprise_save_attribute`](crate::ConflictKind::surprise_save_attribute)
+    /// and [`ConflictKind::surprise_save`](crate::ConflictKind::surprise_save).
     pub etiquette_save_attribute: Attribute,
     /// A18: whether a knockdown needs at least 1 damage (`true`) or follows the text
     /// literally, so a Size 0–1 robot is knocked down by any bashing hit (`false`, default).

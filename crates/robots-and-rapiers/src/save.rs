@@ -139,6 +139,7 @@ impl fmt::Display for SaveOutcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SavingThrow {
     tn: i32,
+    exerted: bool,
     pool: SuccessPool,
 }
 
@@ -156,6 +157,7 @@ impl SavingThrow {
         let tn = check_tn("a Saving Throw's TN", tn)?;
         Ok(SavingThrow {
             tn,
+            exerted: false,
             pool: pool(SAVE_DICE, tn)?,
         })
     }
@@ -178,7 +180,7 @@ impl SavingThrow {
         Self::new(tn as i32)
     }
 
-    /// The TN.
+    /// The TN (with Exertion, if any).
     ///
     /// ```
     /// assert_eq!(dice_robots_and_rapiers::SavingThrow::new(-2)?.tn(), -2);
@@ -188,17 +190,45 @@ impl SavingThrow {
         self.tn
     }
 
-    /// The same save with Exertion: +1 TN for 1 Power (L715, L1465–1467).
+    /// The same save with Exertion: +1 TN for 1 Power (L715), "by 1 (and only 1)"
+    /// (L1465–1467). Idempotent, like [`crate::Test::exerted`]: exerting a save that is
+    /// already exerted returns it unchanged (no second point of Power is owed). The Power is
+    /// the caller's to deduct. (A TN modifier of +1 passed to [`SavingThrow::against`] is
+    /// not recognised as Exertion: use this method for it.)
+    ///
+    /// At a TN of 0 or less Exertion does nothing: "If reduced to 0, Total Failure is
+    /// guaranteed" (L268), and an attribute at 0 has lost its use (L253); the save stays as
+    /// it is, unexerted.
     ///
     /// # Errors
     /// As [`SavingThrow::new`].
     ///
     /// ```
-    /// assert_eq!(dice_robots_and_rapiers::SavingThrow::new(5)?.exerted()?.tn(), 6);
+    /// let s = dice_robots_and_rapiers::SavingThrow::new(5)?.exerted()?;
+    /// assert_eq!(s.tn(), 6);
+    /// assert_eq!(s.exerted()?.exerted()?.tn(), 6); // "(and only 1)"
+    /// assert_eq!(dice_robots_and_rapiers::SavingThrow::new(0)?.exerted()?.tn(), 0);
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn exerted(&self) -> Result<Self, Error> {
-        Self::new(self.tn + 1)
+        if self.exerted || self.tn <= 0 {
+            return Ok(self.clone());
+        }
+        Ok(SavingThrow {
+            exerted: true,
+            ..Self::new(self.tn + 1)?
+        })
+    }
+
+    /// Whether Power was spent on this save for +1 TN.
+    ///
+    /// ```
+    /// let s = dice_robots_and_rapiers::SavingThrow::new(5)?;
+    /// assert!(!s.is_exerted() && s.exerted()?.is_exerted());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn is_exerted(&self) -> bool {
+        self.exerted
     }
 
     /// The pure form: three faces.
@@ -306,7 +336,11 @@ impl Exact for SavingThrow {
 
 impl fmt::Display for SavingThrow {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Saving Throw 3d10 vs TN {}", self.tn)
+        write!(f, "Saving Throw 3d10 vs TN {}", self.tn)?;
+        if self.exerted {
+            f.write_str(" (exerted)")?;
+        }
+        Ok(())
     }
 }
 
@@ -545,6 +579,7 @@ impl RoleSave {
 fn unreachable_save() -> SavingThrow {
     SavingThrow {
         tn: 0,
+        exerted: false,
         pool: SuccessPool::new(dice_core::Pool::empty(), dice_core::Comparison::AtMost(0)),
     }
 }

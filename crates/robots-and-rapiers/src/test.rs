@@ -539,19 +539,33 @@ impl Test {
     }
 
     /// The same Test with Exertion: +1 TN for 1 Power, "(and only 1)" (L1465–1467): calling
-    /// it twice still adds 1. The Power is the caller's to deduct.
+    /// it twice still adds 1. The Power is the caller's to deduct ([`Test::is_exerted`] says
+    /// whether it is owed).
+    ///
+    /// At a TN of 0 or less Exertion does nothing: the attribute has lost its use, "Tests
+    /// rolled against it have a Target Number of 0 and are thus impossible" (L253) "until it
+    /// is restored to at least an effective score of 1" (L1786) — Exertion raises a TN, it
+    /// does not restore the attribute. The Test stays impossible and unexerted.
     ///
     /// ```
     /// // E7 (L1469): "he decides to spend a point of Power to boost the TN to 8".
     /// let t = dice_robots_and_rapiers::Test::new(8, 7)?.exerted().exerted();
     /// assert_eq!(t.tn(), 8);
+    /// let dead = dice_robots_and_rapiers::Test::new(8, 0)?.exerted();
+    /// assert_eq!((dead.tn(), dead.is_exerted()), (0, false));
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn exerted(self) -> Self {
-        if self.exerted {
+        if self.exerted || self.tn <= 0 {
             return self;
         }
         Self::build(self.dice, self.tn, true, self.difficulty, self.opposition).unwrap_or(self)
+    }
+
+    /// The same Test without its opposing roll (Difficulty and Exertion kept).
+    pub(crate) fn unopposed(&self) -> Test {
+        Self::build(self.dice, self.tn, self.exerted, self.difficulty, None)
+            .unwrap_or_else(|_| self.clone())
     }
 
     /// The number of dice.

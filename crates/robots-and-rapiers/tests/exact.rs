@@ -57,7 +57,9 @@ fn test_net_law_matches_enumeration() {
 
 #[test]
 fn exerted_test_is_one_tn_higher() {
-    for tn in 0..=10 {
+    // From TN 1 up; at TN 0 the attribute has lost its use and Exertion does nothing
+    // (L253, L1786; `audit::exertion_cannot_lift_a_tn_of_zero`).
+    for tn in 1..=10 {
         let a = Test::new(4, tn).unwrap().exerted();
         let b = Test::new(4, tn + 1).unwrap();
         same(

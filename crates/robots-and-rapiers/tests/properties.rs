@@ -3,8 +3,8 @@
 
 use dice_core::{Exact, Roll};
 use dice_robots_and_rapiers::{
-    Breadth, ChainedTest, DamageProcedure, Ledger, Opposition, Ranking, Rules, SaveOutcome,
-    SavingThrow, Test, TurnOrder, spread_multiple,
+    Breadth, ChainedTest, ConflictKind, DamageProcedure, Ledger, Opposition, Ranking, Rules,
+    SaveOutcome, SavingThrow, Test, TurnOrder, spread_multiple,
 };
 use proptest::prelude::*;
 use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
@@ -56,7 +56,7 @@ proptest! {
                 1 => l.bonus(n, Breadth::Persistent).map(|_| ()),
                 2 => l.lower_save_tn(n, Breadth::Multiple).map(|_| ()),
                 3 => l.restore(n).map(|_| ()),
-                4 => l.regain_action_points(n, 0, 100).map(|_| ()),
+                4 => l.regain_action_points(n).map(|_| ()),
                 _ => l.special_effect(n),
             };
             match r {
@@ -81,7 +81,7 @@ proptest! {
     #[test]
     fn turn_order_is_a_permutation(ranks in proptest::collection::vec((0i32..9, 0i32..9, 0u32..4), 0..12), seed: u64) {
         let r: Vec<Ranking> = ranks.iter().map(|&(p, l, i)| Ranking::new(p, l, i)).collect();
-        let o = TurnOrder::roll_initial(&r, 10, &mut Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+        let o = TurnOrder::roll_initial(&r, ConflictKind::Combat, &Rules::default(), &mut Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
         let mut seen = o.as_slice().to_vec();
         seen.sort_unstable();
         prop_assert_eq!(seen, (0..r.len()).collect::<Vec<_>>());

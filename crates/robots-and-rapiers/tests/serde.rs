@@ -1,7 +1,10 @@
 //! Round trips of outcomes, records and rules through JSON under the `serde` feature.
 #![cfg(feature = "serde")]
 
-use dice_robots_and_rapiers::{Ledger, Rules, SaveOutcome, SavingThrow, Test, TestRoll, TurnOrder};
+use dice_robots_and_rapiers::{
+    ConflictKind, DurabilityRoll, DurabilitySave, Firearm, Ledger, Rules, SaveOutcome, SavingThrow,
+    Test, TestRoll, TurnOrder,
+};
 
 #[test]
 fn round_trips() {
@@ -29,4 +32,14 @@ fn round_trips() {
     let o = TurnOrder::from_list(vec![2, 0, 1]);
     let back: TurnOrder = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
     assert_eq!(back, o);
+
+    let d = DurabilitySave::new(2, Firearm::Pistol.damage_kind(), &rules)
+        .unwrap()
+        .roll_save(&mut <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3));
+    let back: DurabilityRoll = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back, d);
+
+    let k = ConflictKind::Social;
+    let back: ConflictKind = serde_json::from_str(&serde_json::to_string(&k).unwrap()).unwrap();
+    assert_eq!(back, k);
 }

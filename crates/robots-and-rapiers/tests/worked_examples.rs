@@ -716,8 +716,8 @@ fn e38_charles_replenishes() {
     ];
     let mut c = Conflict::new(ps, TurnOrder::from_list(vec![0, 1])).unwrap();
     let mut l = Ledger::augmenting(2);
-    let points = l.regain_action_points(2, 1, 9).unwrap() - 1;
-    assert_eq!(c.regain(1, points).unwrap(), 3);
+    assert_eq!(c.regain(1, &mut l, 2).unwrap(), 3);
+    assert_eq!(l.left(), 0);
 }
 
 #[test]

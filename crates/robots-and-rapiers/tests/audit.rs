@@ -1,0 +1,457 @@
+//! Faults found by the rulebook audit, each pinned by a test that quotes the rule it checks
+//! (rulebook `seeds/robots-and-rapiers.txt`). Probabilities come from enumerating the d10
+//! faces here, never from the code under test.
+
+mod common;
+
+use common::{N, as_map, check, enumerate, histogram, rng, same};
+use dice_core::{Exact, Roll};
+use dice_robots_and_rapiers::{
+    Attribute, BaseActionPoints, ChainedTest, Chassis, Conflict, ConflictKind, DamageKind,
+    DamageProcedure, DurabilitySave, Error, Firearm, Ledger, Malfunction, MemoryLoss, Opposition,
+    Participant, Ranking, RelatedPrograms, Rules, SaveOutcome, SavingThrow, SubSystem, Surprise,
+    Test, TurnOrder,
+};
+
+fn against<M: Roll + Exact>(m: &M, seed: u64)
+where
+    M::Outcome: Ord,
+{
+    let mut r = rng(seed);
+    let observed = histogram(N, || m.roll(&mut r));
+    check(&observed, &as_map(&m.distribution().unwrap()), N);
+}
+
+const EPS: f64 = 1e-12;
+
+// ---------------------------------------------------------------------------------------
+// 1. EMP Durability loss to 0 (L253, L2388).
+// ---------------------------------------------------------------------------------------
+
+/// L253: "If an Attribute is reduced to 0 in this way, the robot loses the use of that
+/// Attribute … and suffers the full effect of the Saving Throw (even if the Save was
+/// otherwise partially successful)." L2388: EMP loss works "much the way Saving Throws
+/// normally operate for other attributes". The full effect of a Durability Save is "a
+/// critical shutdown" (L260).
+#[test]
+fn emp_loss_to_zero_durability_shuts_down() {
+    let rules = Rules::default();
+    // Durability 2, a pistol (1 Durability per failed die): two failed dice take it to 0.
+    let s = DurabilitySave::new(2, Firearm::Pistol.damage_kind(), &rules).unwrap();
+    let o = s.resolve([1, 9, 9]).unwrap();
+    assert_eq!(o.save, SaveOutcome::PartialFailure { successes: 1 });
+    assert_eq!(o.durability_loss, 2);
+    assert!(
+        o.shutdown,
+        "Durability 2 − 2 = 0: the full effect, a shutdown (L253)"
+    );
+    // One failed die leaves Durability 1: no shutdown.
+    assert!(!s.resolve([1, 2, 9]).unwrap().shutdown);
+}
+
+/// The exact law of an EMP save against an enumeration of the three faces, with the rule
+/// written out here: shutdown on a Total Failure (L260) or when the loss takes Durability
+/// to 0 or below (L253).
+#[test]
+fn emp_save_law_matches_enumeration() {
+    let rules = Rules::default();
+    for durability in 1..=8i32 {
+        for loss in 1..=4u8 {
+            let s = DurabilitySave::new(
+                durability,
+                DamageKind::Emp {
+                    loss_per_failed_die: loss,
+                },
+                &rules,
+            )
+            .unwrap();
+            let law = enumerate(3, |f| {
+                let failed = f.iter().filter(|&&x| i32::from(x) > durability).count() as i32;
+                failed == 3 || durability - failed * i32::from(loss) <= 0
+            });
+            let d = s.distribution().unwrap().map(|o| o.shutdown);
+            same(&as_map(&d), &law, EPS);
+        }
+    }
+}
+
+/// The Durability an EMP loss is taken from is the robot's, not the TN (L2406: the weapon's
+/// Damage is "an automatic reduction to the target's Durability Save TN"; L2408: the loss is
+/// "to the Durability Attribute"). Through the damage procedure: armour raises the TN, but
+/// Durability 2 still goes to 0 on a musket's one failed die (2 per die, L2270).
+#[test]
+fn emp_loss_is_measured_against_durability_not_the_tn() {
+    let rules = Rules::default();
+    let armoured = DamageProcedure {
+        armor_bonus: 2,
+        emp: true,
+        ..DamageProcedure::new(2, 0)
+    };
+    let s = armoured
+        .durability_save(Firearm::Musket.damage_kind(), &rules)
+        .unwrap();
+    assert_eq!((s.save().tn(), s.durability()), (4, 2));
+    let o = s.resolve([1, 2, 9]).unwrap();
+    assert_eq!(o.save, SaveOutcome::PartialFailure { successes: 2 });
+    assert!(o.shutdown);
+    // Durability 6 hit by 4 successes (TN 2): a pistol's two failed dice leave 4.
+    let hard = DamageProcedure::new(6, 4)
+        .durability_save(Firearm::Pistol.damage_kind(), &rules)
+        .unwrap();
+    assert_eq!(hard.save().tn(), 2);
+    assert!(!hard.resolve([1, 9, 9]).unwrap().shutdown);
+}
+
+/// The roll and the detailed roll of an EMP save agree with the pure form and the law.
+#[test]
+fn emp_save_roll_detailed_roll_and_law_agree() {
+    let rules = Rules::default();
+    let s = DurabilitySave::new(3, Firearm::HeavyMusket.damage_kind(), &rules)
+        .unwrap()
+        .with_durability(4);
+    for seed in 0..300 {
+        let d = s.roll_save(&mut rng(seed));
+        assert_eq!(d.damage, s.roll(&mut rng(seed)));
+        assert_eq!(d.damage, s.resolve(d.roll.faces).unwrap());
+    }
+    // Durability 4, TN 3, 3 per failed die: one failed die leaves 1, two take it below 0.
+    let law = enumerate(3, |f| f.iter().filter(|&&x| x > 3).count() >= 2);
+    same(
+        &as_map(&s.distribution().unwrap().map(|o| o.shutdown)),
+        &law,
+        EPS,
+    );
+    against(&s, 31);
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. Exertion "by 1 (and only 1)" on a save (L1465–1467).
+// ---------------------------------------------------------------------------------------
+
+/// L1465: "increase the TN of any single Test (or Saving Throw) by 1 (and only 1) for the
+/// cost of 1 Power Point".
+#[test]
+fn exertion_on_a_save_does_not_stack() {
+    let s = SavingThrow::new(5).unwrap();
+    let once = s.exerted().unwrap();
+    assert_eq!(once.tn(), 6);
+    assert_eq!(once.exerted().unwrap().tn(), 6);
+    assert_eq!(once.exerted().unwrap().exerted().unwrap().tn(), 6);
+    assert!(once.is_exerted() && !s.is_exerted());
+    // The law is the TN 6 save's.
+    same(
+        &as_map(&once.exerted().unwrap().distribution().unwrap()),
+        &as_map(&SavingThrow::new(6).unwrap().distribution().unwrap()),
+        EPS,
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. Opposition in related programs and chains (L203–204, L1405, L1475, L2129).
+// ---------------------------------------------------------------------------------------
+
+/// L1405: "Any Test roll may be opposed by another roll in which case rolled successes are
+/// canceled before effects are applied." The unopposed pure form must not hand back the
+/// unopposed count of an opposed roll.
+#[test]
+fn related_programs_pure_form_does_not_ignore_opposition() {
+    let main = Test::new(1, 5)
+        .unwrap()
+        .opposed_by(Opposition::new(1, 10).unwrap());
+    let r = RelatedPrograms::new(vec![], main).unwrap();
+    // The opposer always succeeds: the main roll nets at most 0.
+    assert!(r.distribution().unwrap().probability_where(|&n| n > 0) == 0.0);
+    if let Ok(n) = r.resolve(&[&[3]]) {
+        assert!(n <= 0, "resolve ignored the opposition: {n}");
+    }
+}
+
+/// L203–204: "In any opposed roll, the Successes earned by each side cancel out." A chain
+/// built on a Test that is already opposed keeps that opposer (L2129: the opposer of the
+/// acting robot is the first link).
+#[test]
+fn chained_test_keeps_the_actors_opposition() {
+    let t = Test::new(2, 6)
+        .unwrap()
+        .opposed_by(Opposition::new(2, 5).unwrap());
+    let chained = ChainedTest::new(t.clone(), vec![]).unwrap();
+    same(
+        &as_map(&chained.distribution().unwrap()),
+        &as_map(&t.distribution().unwrap()),
+        EPS,
+    );
+}
+
+/// L1475: the related roll "accomplishes nothing by itself, it just augments the main
+/// roll"; L1405: an opposed roll's successes "are canceled before effects are applied". The
+/// pure form, the roll and the law agree on a series whose related roll and main roll are
+/// both opposed. The enumeration counts the successes itself.
+#[test]
+fn related_programs_resolve_roll_and_law_agree_with_opposition() {
+    // Related 2 dice vs 6, opposed by 1 die vs 5; main 1 die vs 4 (+ bonus), opposed by 1
+    // die vs 3, Difficulty 1.
+    let r = RelatedPrograms::new(
+        vec![
+            Test::new(2, 6)
+                .unwrap()
+                .opposed_by(Opposition::new(1, 5).unwrap()),
+        ],
+        Test::new(1, 4)
+            .unwrap()
+            .with_difficulty(1)
+            .unwrap()
+            .opposed_by(Opposition::new(1, 3).unwrap()),
+    )
+    .unwrap();
+    // Faces: related 2, its opposer 1, main up to 3, main's opposer 1 = 7 dice.
+    let law = enumerate(7, |f| {
+        let ok = |x: u8, tn: u8| i64::from(x <= tn);
+        let related = ok(f[0], 6) + ok(f[1], 6) - ok(f[2], 5);
+        let bonus = related.max(0) as usize;
+        let main_faces = &f[3..4 + bonus];
+        let main = main_faces.iter().map(|&x| ok(x, 4)).sum::<i64>() - ok(f[6], 3) - 1;
+        let by_pure = r
+            .resolve_opposed(&[&f[..2], main_faces], &[Some(&f[2..3]), Some(&f[6..7])])
+            .unwrap();
+        assert_eq!(by_pure, main);
+        main
+    });
+    same(&as_map(&r.distribution().unwrap()), &law, EPS);
+    against(&r, 32);
+    // The unopposed pure form refuses an opposed series instead of ignoring the opposer.
+    assert!(matches!(
+        r.resolve(&[&[1, 1], &[1, 1, 1]]),
+        Err(Error::DiceCount { .. })
+    ));
+    // An opposing entry for an unopposed roll is refused too.
+    let plain = RelatedPrograms::new(vec![], Test::new(1, 5).unwrap()).unwrap();
+    assert!(plain.resolve_opposed(&[&[3]], &[Some(&[4])]).is_err());
+    assert_eq!(plain.resolve_opposed(&[&[3]], &[None]).unwrap(), 1);
+}
+
+/// L2129: "the opposer of the acting robot's test has the successes from his roll canceled
+/// by his own opposer before using any remaining successes to cancel those of the initially
+/// acting robot". With the first opposer given on the Test, the chain is the same as with
+/// it given in the list; pure form, roll and law agree.
+#[test]
+fn chained_test_with_opposition_on_the_test_agrees_everywhere() {
+    let actor = Test::new(2, 6).unwrap().with_difficulty(1).unwrap();
+    let (first, second) = (
+        Opposition::new(2, 5).unwrap(),
+        Opposition::new(1, 7).unwrap(),
+    );
+    let on_test = ChainedTest::new(actor.clone().opposed_by(first), vec![second]).unwrap();
+    let in_list = ChainedTest::new(actor, vec![first, second]).unwrap();
+    assert_eq!(on_test.opposers(), in_list.opposers());
+    let law = enumerate(5, |f| {
+        let n = |s: &[u8], tn: u8| s.iter().filter(|&&x| x <= tn).count() as i64;
+        let opp = (n(&f[2..4], 5) - n(&f[4..], 7)).max(0);
+        let net = n(&f[..2], 6) - opp - 1;
+        assert_eq!(on_test.resolve(&f[..2], &[&f[2..4], &f[4..]]).unwrap(), net);
+        net
+    });
+    same(&as_map(&on_test.distribution().unwrap()), &law, EPS);
+    against(&on_test, 33);
+    // The Test's opposer counts as a link: the pure form wants its faces.
+    assert!(on_test.resolve(&[1, 2], &[&[4]]).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// 4. Action Points have one owner (L2091, L2099).
+// ---------------------------------------------------------------------------------------
+
+/// L2091: "Base Action Points equal 1 plus 1 for each success on this roll, reduced by
+/// surprise (to a minimum of 0)" — reduced once.
+#[test]
+fn surprise_reduces_action_points_once() {
+    let rules = Rules::default();
+    let s = Surprise::from_save(SaveOutcome::PartialFailure { successes: 1 }, &rules);
+    assert_eq!(s.ap_loss, 2);
+    // 4 dice at TN 5, faces 1, 2, 9, 9: 2 successes, 1 + 2 − 2 = 1.
+    let base = BaseActionPoints::new(4, 5, &rules)
+        .unwrap()
+        .surprised(s.ap_loss)
+        .resolve(&[1, 2, 9, 9])
+        .unwrap();
+    assert_eq!(base, 1);
+    let mut c = Conflict::new(
+        vec![Participant::new("Burgiss", base, 9)],
+        TurnOrder::from_list(vec![0]),
+    )
+    .unwrap();
+    c.surprise(0, &s).unwrap();
+    assert_eq!(c.participant(0).unwrap().action_points, 1);
+    assert_eq!(c.participant(0).unwrap().surprise_loss, 4);
+}
+
+/// L2160: "Action Points cannot be increased beyond their maximum level, which equals
+/// Processor + Self Awareness"; L2170: successes are "the only way to increase ones Action
+/// Point pool while engaged". The conflict spends the successes and adds the gain once.
+#[test]
+fn regaining_action_points_spends_and_gains_once() {
+    let mut c = Conflict::new(
+        vec![Participant::new("Charles", 1, 4)],
+        TurnOrder::from_list(vec![0]),
+    )
+    .unwrap();
+    let mut l = Ledger::augmenting(5);
+    assert_eq!(c.regain(0, &mut l, 2).unwrap(), 3);
+    assert_eq!(l.left(), 3);
+    // Past the maximum: refused, and no success spent.
+    assert!(c.regain(0, &mut l, 2).is_err());
+    assert_eq!((l.left(), c.participant(0).unwrap().action_points), (3, 3));
+    // Unaffordable: refused, no point gained.
+    let mut short = Ledger::augmenting(0);
+    assert!(c.regain(0, &mut short, 1).is_err());
+    assert_eq!(c.participant(0).unwrap().action_points, 3);
+    // The ledger alone takes and returns the gain, like restore.
+    assert_eq!(Ledger::augmenting(2).regain_action_points(2).unwrap(), 2);
+}
+
+/// L366, L2546: social ties are broken by "Perception, Inspiration and d6 roll"; A16 makes
+/// the die a ruling (`Rules::social_tie_die_sides`). The pure form takes faces of that die.
+#[test]
+fn social_tie_die_is_the_rules_die() {
+    let as_written = Rules {
+        social_tie_die_sides: 6,
+        ..Rules::default()
+    };
+    let r = [Ranking::social(5, 6, 1), Ranking::social(5, 6, 1)];
+    assert!(TurnOrder::initial_for(ConflictKind::Social, &as_written, &r, &[6, 2]).is_ok());
+    assert!(matches!(
+        TurnOrder::initial_for(ConflictKind::Social, &as_written, &r, &[7, 2]),
+        Err(Error::Face { face: 7 })
+    ));
+    // The default ruling is a d10, as in combat (L296).
+    assert!(TurnOrder::initial_for(ConflictKind::Social, &Rules::default(), &r, &[7, 2]).is_ok());
+    assert!(TurnOrder::initial(&r, &[10, 2]).is_ok());
+    // Rolled: a d6 tie die still settles every tie.
+    for seed in 0..50 {
+        let o =
+            TurnOrder::roll_initial(&r, ConflictKind::Social, &as_written, &mut rng(seed)).unwrap();
+        assert_eq!(o.len(), 2);
+    }
+}
+
+/// L367, L2547: "An Etiquette Save is used instead of a Perception Save to see how well the
+/// robot handles the shock"; A17 makes its attribute a ruling
+/// (`Rules::etiquette_save_attribute`, default Anthropoid Class).
+#[test]
+fn social_ambush_save_uses_the_etiquette_attribute() {
+    let value = |a: Attribute| match a {
+        Attribute::Perception => 7,
+        Attribute::AnthropoidClass => 5,
+        Attribute::Processor => 3,
+        _ => 0,
+    };
+    let rules = Rules::default();
+    assert_eq!(
+        ConflictKind::Combat
+            .surprise_save(&rules, value, 0, 1)
+            .unwrap()
+            .tn(),
+        7
+    );
+    assert_eq!(
+        ConflictKind::Social
+            .surprise_save(&rules, value, 0, 1)
+            .unwrap()
+            .tn(),
+        5
+    );
+    let processor = Rules {
+        etiquette_save_attribute: Attribute::Processor,
+        ..rules
+    };
+    // 4 extra successes against 2 targets: ×½ (L2047) = −2.
+    assert_eq!(
+        ConflictKind::Social
+            .surprise_save(&processor, value, 4, 2)
+            .unwrap()
+            .tn(),
+        1
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Other faults found on the way.
+// ---------------------------------------------------------------------------------------
+
+/// L1846, L1926: a Total Failure on the shutdown Memory Save also "loses a level of Self
+/// Awareness" (A37: Role rises to keep Role + SA = 10, at most 10). A Role given above the
+/// rulebook's 10 (L536) must not overflow.
+#[test]
+fn memory_loss_never_overflows_role() {
+    let m = MemoryLoss::from_save(SaveOutcome::TotalFailure);
+    assert_eq!(m.apply(3, 1, 255), (0, 0, 10));
+    assert_eq!(m.apply(8, 4, 6), (2, 3, 7));
+}
+
+/// L253: at 0 "the robot loses the use of that Attribute (Tests rolled against it have a
+/// Target Number of 0 and are thus impossible)"; L1786: "unable to make any Test rolls using
+/// that attribute until it is restored to at least an effective score of 1". Exertion
+/// raises a TN (L1465), it does not restore the attribute. For saves, L268: "If reduced to
+/// 0, Total Failure is guaranteed".
+#[test]
+fn exertion_cannot_lift_a_tn_of_zero() {
+    for tn in [-2, 0] {
+        let t = Test::new(5, tn).unwrap().exerted();
+        assert_eq!(t.tn(), tn);
+        assert!(!t.is_exerted(), "no Power is spent on an impossible Test");
+        assert_eq!(t.distribution().unwrap().probability_where(|&n| n > 0), 0.0);
+        let s = SavingThrow::new(tn).unwrap().exerted().unwrap();
+        assert_eq!(s.tn(), tn);
+        assert!(!s.is_exerted());
+        assert_eq!(
+            s.distribution()
+                .unwrap()
+                .probability(&SaveOutcome::TotalFailure),
+            1.0
+        );
+    }
+    // At TN 1 Exertion still works.
+    assert_eq!(Test::new(5, 1).unwrap().exerted().tn(), 2);
+    assert_eq!(SavingThrow::new(1).unwrap().exerted().unwrap().tn(), 2);
+}
+
+/// L1705: "Robots may spend the first couple successes of a Fencing roll to negate a
+/// Locomotion loss"; L1707: the GM may "require the Attribute losses to be bought off as
+/// soon as possible". Restoring comes before (and instead of) Accomplish Action.
+#[test]
+fn the_first_successes_may_buy_off_a_loss() {
+    let mut l = Ledger::new(2);
+    assert_eq!(l.restore(2).unwrap(), 2);
+    assert_eq!(l.left(), 0);
+    assert!(l.accomplish(1).is_err()); // the loss is gone, the action fails
+    let mut l = Ledger::new(3);
+    l.restore(1).unwrap();
+    l.accomplish(1).unwrap();
+    assert_eq!(l.roll_over(1).unwrap(), 1);
+}
+
+/// L1862: a current-point hit reduces "the robot's current Power Reserve total by 1"; a
+/// capacitor hit reduces the maximum by 1 and "does not effect the current score unless the
+/// current score would now be higher than the maximum. In this case, reduce the current
+/// Power to the new maximum capacity and roll for an extra Malfunction." Nothing goes below
+/// 0, and an empty capacitor cannot cut the current Power again.
+#[test]
+fn power_and_sub_systems_stop_at_zero() {
+    let mut c = Chassis::new([5; 6], [0, 1, 0, 0], 0, vec![]);
+    let cap = Malfunction::SubSystem(SubSystem::PowerCapacitor);
+    assert_eq!(c.suffer(cap, None), 0);
+    assert_eq!((c.power, c.max_power), (0, 0));
+    assert_eq!(c.suffer(cap, None), 0);
+    assert_eq!(
+        c.suffer(Malfunction::SubSystem(SubSystem::PowerCurrent), None),
+        0
+    );
+    assert_eq!(c.power, 0);
+    c.suffer(Malfunction::SubSystem(SubSystem::VisualSensors), None);
+    c.suffer(Malfunction::SubSystem(SubSystem::AudioSensors), None);
+    c.suffer(Malfunction::SubSystem(SubSystem::AudioSensors), None);
+    assert_eq!(c.subsystems, [0, 0, 0, 0]);
+    // With Power to cut, the capacitor rule still costs the extra malfunction.
+    let mut full = Chassis::new([5; 6], [3; 4], 2, vec![]);
+    assert_eq!(full.suffer(cap, None), 1);
+    assert_eq!((full.power, full.max_power), (1, 1));
+}
