@@ -613,7 +613,9 @@ fn shapers_percentile_test_and_attack() {
     let want = (1..=100).filter(|&f| f <= 45).count() as f64 / 100.0;
     assert!(close(o["p_success"].as_f64().unwrap(), want));
 
-    // Opposed, equal TNs of 65: the higher margin (the lower roll) wins, ties to the defender.
+    // Opposed, equal TNs of 65: a failed attack (roll above 65) never hits; a successful one
+    // hits unless the defender also succeeds with a margin at least as high (a roll at least
+    // as low).
     let o = json(&[
         "shapers-percentile",
         "attack",
@@ -630,7 +632,7 @@ fn shapers_percentile_test_and_attack() {
     let mut hits = 0;
     for a in 1..=100 {
         for d in 1..=100 {
-            if 65 - a > 65 - d {
+            if a <= 65 && (d > 65 || a < d) {
                 hits += 1;
             }
         }

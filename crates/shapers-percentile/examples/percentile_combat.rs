@@ -6,7 +6,8 @@
 use dice_core::{Exact, Roll, RollDetailed};
 use dice_shapers_percentile::{
     Attack, AttackKind, AttackOutcome, Cover, Damage, Defence, HitLocation, Initiative,
-    MeleeSituation, OpposedTest, Outnumbering, RangeBand, RangedSituation, Rules, Test, TurnOrder,
+    MeleeSituation, OpposedTest, Outnumbering, RangeBand, RangedSituation, Rules, Side, Test,
+    TurnOrder,
 };
 use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
 
@@ -99,7 +100,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let net = even.net_distribution();
     println!(
         "\nEven opposed test (TN 65 each): P(attacker wins) {:.4}, P(loses by 30+) {:.4}",
-        net.probability_where(|&n| n > 0),
+        even.distribution()?
+            .probability_where(|r| r.winner == Side::Attacker),
         net.probability_where(|&n| n <= -30)
     );
 

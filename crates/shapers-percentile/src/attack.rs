@@ -10,7 +10,7 @@ use crate::d100::{Test, TestResult, d100_record, roll_d100};
 use crate::damage::{AttackKind, Damage, damage_bonus};
 use crate::error::{Error, check_score};
 use crate::opposed::{Side, compare};
-use crate::rules::{CounterAttackBasis, DamageMargin, Rules};
+use crate::rules::{CounterAttackBasis, DamageMargin, OpposedTie, Rules};
 
 /// "If the attacker loses by 30 points or more, then they have left themselves exposed to a
 /// counter-attack" (L28).
@@ -169,10 +169,13 @@ impl fmt::Display for Exchange {
 /// modifiers, L18) against one of the three kinds of [`Defence`].
 ///
 /// - Unopposed: a success hits with the bonus of the attacker's own margin (L71).
-/// - Opposed (PC-R8, ruling PC-A3): the higher margin wins, ties to the defender; the hit's
-///   bonus uses the net margin (PC-A5). In melee, losing by [`COUNTER_ATTACK_LOSS`] or more
-///   exposes the attacker to a counter-attack whose bonus is the loss divided by 10 (PC-R10,
-///   L28, ruling PC-A4 (a): the loss is the margin difference).
+/// - Opposed (PC-R8, ruling PC-A3, [`crate::OpposedResolution`]): the attack hits only when
+///   its own test succeeds and either the defence fails or the attack's margin is higher
+///   (ties to the defender); a failed attack never hits. The hit's bonus uses the net margin
+///   (PC-A5). In melee, losing by [`COUNTER_ATTACK_LOSS`] or more exposes the attacker to a
+///   counter-attack whose bonus is the loss divided by 10 (PC-R10, L28, ruling PC-A4 (a):
+///   the loss is the margin difference). Whatever the measure, the defender must have
+///   outscored the attacker (a lower attacker margin, or a tie that goes to the defender).
 /// - Passive (PC-R9, L25–26): `net = margin − defence`; a net of 0 succeeds and passive
 ///   defence opens no counter-attack (PC-A11); the bonus uses the net (PC-A5).
 ///
@@ -191,7 +194,8 @@ impl fmt::Display for Exchange {
 /// assert_eq!(attack.resolve(&[90, 20])?.outcome, AttackOutcome::CounterAttack { bonus: 7 });
 /// let law = attack.distribution()?;
 /// let p_hit = law.probability_where(|o| o.is_hit());
-/// assert!((p_hit - 0.495).abs() < 1e-12);
+/// // Hit: attacker at most 65 and (defender over 65, or attacker lower): (65·35 + 65·64/2) / 100².
+/// assert!((p_hit - (65.0 * 35.0 + 65.0 * 64.0 / 2.0) / 1e4).abs() < 1e-12);
 /// # Ok::<(), dice_shapers_percentile::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -337,18 +341,26 @@ impl Attack {
     /// The exchange for results already checked.
     #[inline]
     fn exchange(&self, a: TestResult, d: Option<TestResult>) -> Exchange {
-        let (net, won, defended, opposed) = match (self.defence, d) {
+        // `exposed`: whether a loss here can open a counter-attack at all. L28 needs an
+        // opposed melee test the attacker "loses by" some points: the defender must have
+        // outscored the attacker (net below 0, or a tie that goes to the defender), which a
+        // defender who failed worse than a failed attacker has not (PC-A3 success-first,
+        // PC-A4 own-failure). Passive defence only under its knob (PC-A11).
+        let (net, won, exposed) = match (self.defence, d) {
             (Defence::Opposed(_), Some(d)) => {
                 let r = compare(a, d, &self.rules);
-                (r.net, r.winner == Side::Attacker, true, true)
+                let outscored =
+                    r.net < 0 || (r.net == 0 && self.rules.opposed_tie == OpposedTie::Defender);
+                (r.net, r.winner == Side::Attacker, outscored)
             }
             (Defence::Passive(def), _) => {
                 let net = a.margin - def;
                 let won = net > 0 || (net == 0 && self.rules.passive_net_zero_succeeds);
-                (net, won, true, false)
+                (net, won, self.rules.passive_counter_attack)
             }
-            _ => (a.margin, a.is_success(), false, false),
+            _ => (a.margin, a.is_success(), false),
         };
+        let defended = !matches!(self.defence, Defence::Unopposed);
         let outcome = if won {
             let margin = match (defended, self.rules.damage_margin) {
                 (true, DamageMargin::Net) => net,
@@ -358,8 +370,7 @@ impl Attack {
                 bonus: damage_bonus(margin),
             }
         } else {
-            let may_counter =
-                self.kind.is_melee() && defended && (opposed || self.rules.passive_counter_attack);
+            let may_counter = self.kind.is_melee() && exposed;
             let loss = match self.rules.counter_attack {
                 CounterAttackBasis::MarginDifference => net.min(0).unsigned_abs(),
                 CounterAttackBasis::OwnFailure => a.margin.min(0).unsigned_abs(),

@@ -76,7 +76,7 @@
 //! |---|---|---|
 //! | PC-A1 TN composition, roll direction | TN = 50 + attribute + aptitude + modifiers, roll under; no automatic 01/00 | [`Rules::mode`] ([`PctMode`]) |
 //! | PC-A2 roll equal to the TN | succeeds, margin 0 | (part of [`PctMode::RollUnder50Base`]) |
-//! | PC-A3 opposed comparison, ties | higher margin wins; ties to the defender | [`Rules::opposed`] ([`OpposedResolution`]), [`Rules::opposed_tie`] ([`OpposedTie`]) |
+//! | PC-A3 opposed comparison, ties | a failed attack never hits; a success beats a failed defence; two successes by margin, ties to the defender (the digest's "higher margin" reading is the knob's other value: it lets a failed attack hit, which L18 and L26 do not support) | [`Rules::opposed`] ([`OpposedResolution`]), [`Rules::opposed_tie`] ([`OpposedTie`]) |
 //! | PC-A4 "loses by 30" | the margin difference; the attacker must lose | [`Rules::counter_attack`] ([`CounterAttackBasis`]) |
 //! | PC-A5 margin for +1 per 10 when defended | the net margin | [`Rules::damage_margin`] ([`DamageMargin`]) |
 //! | PC-A6 outnumbering count | every combatant on the outnumbering side | [`Rules::outnumber`] ([`OutnumberCount`]) |
@@ -90,8 +90,8 @@
 //! | PC-A14 untrained −20 outside ranged | applies to any attack | [`Rules::untrained_penalty_in_melee`] |
 //! | PC-A15 called shot | the location is chosen, not rolled | [`Aim::Called`] |
 //!
-//! With signed margins the two readings of PC-A3 always pick the same winner (a success has
-//! a higher margin than any failure); the tests check this on every pair of faces.
+//! The two readings of PC-A3 differ only when both tests fail; the tests enumerate both d100s
+//! for each reading and check which monotonicity each has (see [`OpposedResolution`]).
 //!
 //! ## Exact odds
 //!

@@ -292,9 +292,12 @@ impl fmt::Display for DefenceAptitude {
 ///
 /// - against a ranged attack (thrown or not): only if the defender can see the shot coming;
 ///   then Dodge, or a Melee Aptitude when within melee range (L21);
-/// - against a melee attack: whatever the GM decides is relevant (L20), except that when the
-///   attacker is [`DODGE_ONLY_SIZE_GAP`] or more sizes larger, only Dodge (L22). `sizes` has
-///   the attacker's and the defender's (the target's) Size, when in play.
+/// - against a melee attack: whatever the GM decides is relevant (L20);
+/// - in melee (a melee attack, or a ranged one parried from within melee range), when the
+///   attacker is [`DODGE_ONLY_SIZE_GAP`] or more sizes larger: only Dodge, never Melee
+///   (Unarmed) or Melee (Armed) (L22).
+///
+/// `sizes` has the attacker's and the defender's (the target's) Size, when in play.
 ///
 /// A defender who may not defend at all faces an unopposed attack ([`crate::Defence::Unopposed`]).
 ///
@@ -308,6 +311,8 @@ impl fmt::Display for DefenceAptitude {
 /// let giant = Some(Sizes { attacker: 22, target: 10 });
 /// assert!(!defence_allowed(DefenceAptitude::MeleeArmed, AttackKind::Melee, true, true, giant));
 /// assert!(defence_allowed(DefenceAptitude::Dodge, AttackKind::Melee, true, true, giant));
+/// // The giant throwing a rock from within melee range: still no parry.
+/// assert!(!defence_allowed(DefenceAptitude::MeleeArmed, AttackKind::Thrown, true, true, giant));
 /// ```
 pub fn defence_allowed(
     with: DefenceAptitude,
@@ -316,16 +321,20 @@ pub fn defence_allowed(
     within_melee_range: bool,
     sizes: Option<Sizes>,
 ) -> bool {
+    // L22 holds for anyone "in melee": against a melee attack, and against a ranged attack
+    // parried with a Melee Aptitude from within melee range (L21).
+    let dodge_only = sizes.is_some_and(|s| {
+        i64::from(s.attacker) - i64::from(s.target) >= i64::from(DODGE_ONLY_SIZE_GAP)
+    });
     if against.is_melee() {
-        let dodge_only = sizes.is_some_and(|s| {
-            i64::from(s.attacker) - i64::from(s.target) >= i64::from(DODGE_ONLY_SIZE_GAP)
-        });
         !dodge_only || with == DefenceAptitude::Dodge
     } else {
         sees_shot_coming
             && match with {
                 DefenceAptitude::Dodge => true,
-                DefenceAptitude::MeleeUnarmed | DefenceAptitude::MeleeArmed => within_melee_range,
+                DefenceAptitude::MeleeUnarmed | DefenceAptitude::MeleeArmed => {
+                    within_melee_range && !dodge_only
+                }
                 DefenceAptitude::Other => false,
             }
     }

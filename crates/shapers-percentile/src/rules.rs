@@ -23,27 +23,61 @@ pub enum PctMode {
     RollOver50,
 }
 
-/// How the two rolls of an opposed test are compared (PC-A3, L20, L28).
+/// How the two rolls of an opposed test are compared (PC-A3, L18, L20, L26, L28).
 ///
-/// With signed margins (success exactly when the margin is at least 0, PC-R7) both readings
-/// pick the same winner for every pair of rolls: a success always has the higher margin
-/// over a failure. The knob is kept so a table's reading is explicit; the crate's tests check
-/// the two agree on every pair of faces.
+/// L20 only says the defender makes a roll ("decide which Attribute + Aptitude is relevant
+/// for the defender and make a roll for them"); how the two rolls are compared is silent.
+/// The two readings part only when **both** tests fail (a success always has the higher
+/// margin over a failure):
+///
+/// - [`OpposedResolution::SuccessFirst`], the default: the attack must succeed to hit. This
+///   keeps L18 ("the base difficulty of any attack … is Average (TN 50)") meaningful in an
+///   opposed test, and matches L26, where the optional passive defence — the stand-in for
+///   this very roll when there are "too many dice rolls" (L24) — only ever makes the
+///   attacker's result worse: a success can become a failure, a failure only "an even worse
+///   failure". A defender's roll therefore never raises the chance to hit above that of the
+///   same attack unopposed.
+/// - [`OpposedResolution::HigherMargin`]: the higher margin wins even when both fail, so a
+///   failed attack hits a defender who failed worse: two TN 10 fighters hit each other with
+///   probability P(attacker's roll < defender's roll) = (1 − 1/100) / 2 = 49.5 %, against
+///   10 % unopposed (9.45 % under success-first: (10·90 + 10·9/2) / 100²). This was the digest's suggested ruling
+///   (PC-A3 (a)); it is kept as a knob, but the text does not support a failed attack
+///   hitting, so it is not the default.
+///
+/// The net margin (attacker's margin minus defender's) is the same under both readings, and
+/// so are counter-attacks (L28), which need the attacker to lose by 30 or more.
+///
+/// Monotonicity. Under either reading, P(hit) never falls when the attacker's TN rises and
+/// never rises when the defender's TN rises, and face by face a lower attacker roll or a
+/// higher defender roll never turns a hit into a miss. Only under `SuccessFirst` is P(hit)
+/// at most the attack's own P(success) for every defender (a rolling defender never helps the
+/// attacker hit). The damage bonus of a hit is another matter: under the ruling
+/// [`DamageMargin::Net`] (PC-A5) it comes from the net margin, so a defender who fails adds
+/// their failure to the attacker's points of success; [`DamageMargin::Own`] avoids that.
 ///
 /// ```
-/// use dice_shapers_percentile::OpposedResolution;
-/// assert_eq!(OpposedResolution::default(), OpposedResolution::HigherMargin);
+/// use dice_shapers_percentile::{OpposedResolution, OpposedTest, Rules, Side, Test};
+/// assert_eq!(OpposedResolution::default(), OpposedResolution::SuccessFirst);
+/// // Both fail: the attacker by 5, the defender by 20.
+/// let rules = Rules::default();
+/// let t = Test::new(10, 5, 0, &rules)?; // TN 65
+/// assert_eq!(OpposedTest::new(t, t, &rules).resolve(70, 85)?.winner, Side::Defender);
+/// let old = Rules { opposed: OpposedResolution::HigherMargin, ..rules };
+/// assert_eq!(OpposedTest::new(t, t, &old).resolve(70, 85)?.winner, Side::Attacker);
+/// # Ok::<(), dice_shapers_percentile::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum OpposedResolution {
-    /// The ruling, PC-A3 (a): the higher margin wins; the loser loses by the difference of
-    /// the margins.
-    #[default]
+    /// PC-A3 (a): the higher margin wins whatever the two tests did (ties: [`OpposedTie`]);
+    /// the loser loses by the difference of the margins. A failed attack can hit.
     HigherMargin,
-    /// PC-A3 (b): a success beats a failure; between two successes or two failures the
-    /// higher margin wins.
+    /// The default (PC-A3 (b), chosen against the digest's (a), see above): a failed attack
+    /// never wins; a successful attack beats a failed defence; between two successes the
+    /// higher margin wins (ties: [`OpposedTie`]). The loser loses by the difference of the
+    /// margins.
+    #[default]
     SuccessFirst,
 }
 
@@ -78,7 +112,9 @@ pub enum CounterAttackBasis {
     #[default]
     MarginDifference,
     /// PC-A4 (b): the attacker's own failure ("a failure by 30 points", L28): a margin of −30
-    /// or worse. The attacker must still lose the opposed test ("if the attacker loses").
+    /// or worse. The defender must still have outscored the attacker ("if the attacker loses
+    /// by …": a lower margin, or an equal one with ties to the defender); a defender who
+    /// failed worse than the attacker opens no counter-attack.
     OwnFailure,
 }
 
@@ -140,7 +176,9 @@ pub enum SizeVsLargeTarget {
 }
 
 /// The rulings of the combat chapter, one field per ambiguity; `Default` is the project's
-/// ruling everywhere (digest section 3.3, the lines marked **Suggested**).
+/// ruling everywhere (digest section 3.3, the lines marked **Suggested**), except
+/// [`Rules::opposed`], where the digest's suggestion lets a failed attack hit, which the text
+/// does not support (see [`OpposedResolution`]).
 ///
 /// Mechanics take `&Rules` when built and keep what they need.
 ///
@@ -162,9 +200,12 @@ pub struct Rules {
     /// Default [`PctMode::RollUnder50Base`]; a roll equal to the TN succeeds with margin 0
     /// (PC-A2).
     pub mode: PctMode,
-    /// How an opposed test is compared (PC-A3, L20). Default [`OpposedResolution::HigherMargin`].
+    /// How an opposed test is compared (PC-A3, L18, L20, L26). Default
+    /// [`OpposedResolution::SuccessFirst`]: a failed attack never hits.
     pub opposed: OpposedResolution,
-    /// Who wins a tie in an opposed test (PC-A3). Default [`OpposedTie::Defender`].
+    /// Who wins a tie between two equal margins in an opposed test (PC-A3). Default
+    /// [`OpposedTie::Defender`]. Under [`OpposedResolution::SuccessFirst`] two equal
+    /// failures always go to the defender (the attack failed).
     pub opposed_tie: OpposedTie,
     /// What "loses by 30 points or more" measures (PC-A4, L28). Default
     /// [`CounterAttackBasis::MarginDifference`].
@@ -199,7 +240,7 @@ impl Default for Rules {
     fn default() -> Self {
         Rules {
             mode: PctMode::RollUnder50Base,
-            opposed: OpposedResolution::HigherMargin,
+            opposed: OpposedResolution::SuccessFirst,
             opposed_tie: OpposedTie::Defender,
             counter_attack: CounterAttackBasis::MarginDifference,
             damage_margin: DamageMargin::Net,

@@ -42,12 +42,19 @@ fn per_ten(points: i32) -> u32 {
     if points < 0 { 0 } else { (points / 10) as u32 }
 }
 
-/// The default rulings for an opposed melee attack, written out: the higher margin wins,
-/// ties to the defender; a win gives the net's tens, a loss by 30 or more a counter-attack
-/// with the loss's tens.
+/// The default rulings for an opposed test, written out: the attacker wins only with a
+/// successful test that meets a failed defence or has the higher margin (ties to the
+/// defender; PC-A3).
+fn attacker_wins(ma: i32, md: i32) -> bool {
+    ma >= 0 && (md < 0 || ma > md)
+}
+
+/// The default rulings for an opposed melee attack, written out: a win gives the net's tens,
+/// a loss by 30 or more a counter-attack with the loss's tens.
 fn opposed_melee_oracle(xa: i32, xd: i32, a: u32, d: u32) -> AttackOutcome {
-    let net = margin_under(xa, a) - margin_under(xd, d);
-    if net > 0 {
+    let (ma, md) = (margin_under(xa, a), margin_under(xd, d));
+    let net = ma - md;
+    if attacker_wins(ma, md) {
         AttackOutcome::Hit {
             bonus: per_ten(net),
         }
@@ -144,10 +151,10 @@ fn opposed_law_against_enumeration() {
             &rules(),
         );
         let exact = enumerate(&[100, 100], |f| {
-            let net = margin_under(xa, f[0]) - margin_under(xd, f[1]);
+            let (ma, md) = (margin_under(xa, f[0]), margin_under(xd, f[1]));
             OpposedResult {
-                net,
-                winner: if net > 0 {
+                net: ma - md,
+                winner: if attacker_wins(ma, md) {
                     Side::Attacker
                 } else {
                     Side::Defender

@@ -16,7 +16,9 @@ fn rules() -> Rules {
 fn defaults_are_the_rulings() {
     let r = Rules::default();
     assert_eq!(r.mode, PctMode::RollUnder50Base); // PC-A1 (a)
-    assert_eq!(r.opposed, OpposedResolution::HigherMargin); // PC-A3 (a)
+    // PC-A3: (b), not the digest's (a), which lets a failed attack hit (L18, L26; see
+    // tests/opposed_readings.rs).
+    assert_eq!(r.opposed, OpposedResolution::SuccessFirst);
     assert_eq!(r.opposed_tie, OpposedTie::Defender); // PC-A3: ties to the defender
     assert_eq!(r.counter_attack, CounterAttackBasis::MarginDifference); // PC-A4 (a)
     assert_eq!(r.damage_margin, DamageMargin::Net); // PC-A5
@@ -62,11 +64,11 @@ fn pc_a1_roll_over_reading() {
 }
 
 #[test]
-fn pc_a3_both_readings_agree_on_every_pair_of_faces() {
-    // With signed margins, "success first, then margin" and "higher margin" pick the same
-    // winner: a success has margin ≥ 0 > any failure's.
+fn pc_a3_both_readings_agree_unless_both_tests_fail() {
+    // A success has margin ≥ 0 > any failure's, so the readings can only differ when both
+    // tests fail (the full laws are in tests/opposed_readings.rs).
     let b = Rules {
-        opposed: OpposedResolution::SuccessFirst,
+        opposed: OpposedResolution::HigherMargin,
         ..rules()
     };
     for mode in [PctMode::RollUnder50Base, PctMode::RollOver50] {
@@ -85,7 +87,11 @@ fn pc_a3_both_readings_agree_on_every_pair_of_faces() {
             );
             for fa in 1..=100 {
                 for fd in 1..=100 {
-                    assert_eq!(a.resolve(fa, fd).unwrap(), bb.resolve(fa, fd).unwrap());
+                    let both_fail = !a.attacker().resolve(fa).unwrap().is_success()
+                        && !a.defender().resolve(fd).unwrap().is_success();
+                    if !both_fail {
+                        assert_eq!(a.resolve(fa, fd).unwrap(), bb.resolve(fa, fd).unwrap());
+                    }
                 }
             }
         }
@@ -117,14 +123,25 @@ fn pc_a3_ties() {
 }
 
 #[test]
-fn pc_a3_the_opposed_winner_hits_even_on_a_failed_roll() {
-    // Ruling (a): the higher margin wins, so an attacker failing by 5 against a defender
-    // failing by 20 wins by 15.
+fn pc_a3_a_failed_attack_misses_however_badly_the_defender_fails() {
+    // L18: every attack has a difficulty; L26: a defence only makes the attacker's result
+    // worse ("an even worse failure"). An attacker failing by 5 against a defender failing
+    // by 20 misses under the ruling; only the higher-margin knob lets it hit by 15.
     let t = Test::new(10, 5, 0, &rules()).unwrap(); // TN 65
     let a = Attack::new(t, Defence::Opposed(t), AttackKind::Melee, &rules()).unwrap();
     let e = a.resolve(&[70, 85]).unwrap();
     assert_eq!((e.attacker.margin, e.defender.unwrap().margin), (-5, -20));
-    assert_eq!(e.outcome, AttackOutcome::Hit { bonus: 1 });
+    assert_eq!(e.net, 15);
+    assert_eq!(e.outcome, AttackOutcome::Miss);
+    let higher = Rules {
+        opposed: OpposedResolution::HigherMargin,
+        ..rules()
+    };
+    let a = Attack::new(t, Defence::Opposed(t), AttackKind::Melee, &higher).unwrap();
+    assert_eq!(
+        a.resolve(&[70, 85]).unwrap().outcome,
+        AttackOutcome::Hit { bonus: 1 }
+    );
 }
 
 #[test]
@@ -159,13 +176,30 @@ fn pc_a4_counter_attack_basis() {
         by_own.resolve(&[95, 100]).unwrap().outcome,
         AttackOutcome::CounterAttack { bonus: 4 }
     );
-    // Failing by 45 but winning (the defender fails by 50): "if the attacker loses" still
-    // holds under the own-failure reading, so this is a hit, not a counter-attack.
+    // Failing by 40 against a defender failing by 45: under the ruling of PC-A3 the failed
+    // attack misses, but the defender, 5 points worse, has not made the attacker "lose by"
+    // anything (L28): no counter-attack. Under the higher-margin knob the attacker wins by
+    // 5: a hit.
     let fifty_five = Test::new(5, 0, 0, &rules()).unwrap(); // TN 55: 100 is −45
     let by_own = Attack::new(weak, Defence::Opposed(fifty_five), AttackKind::Melee, &own).unwrap();
     let e = by_own.resolve(&[90, 100]).unwrap(); // −40 against −45
     assert_eq!(e.net, 5);
-    assert_eq!(e.outcome, AttackOutcome::Hit { bonus: 0 });
+    assert_eq!(e.outcome, AttackOutcome::Miss);
+    let own_higher = Rules {
+        opposed: OpposedResolution::HigherMargin,
+        ..own
+    };
+    let by_own = Attack::new(
+        weak,
+        Defence::Opposed(fifty_five),
+        AttackKind::Melee,
+        &own_higher,
+    )
+    .unwrap();
+    assert_eq!(
+        by_own.resolve(&[90, 100]).unwrap().outcome,
+        AttackOutcome::Hit { bonus: 0 }
+    );
 }
 
 #[test]

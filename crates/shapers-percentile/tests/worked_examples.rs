@@ -329,6 +329,33 @@ fn who_may_defend_with_what() {
     ));
 }
 
+#[test]
+fn a_much_larger_attacker_cannot_be_parried_at_melee_range_even_when_it_shoots() {
+    // L21: "If the defender is within melee range they may instead use a Melee Aptitude to
+    // defend." L22: "In melee if an attacker is 10 sizes or more larger than you, you may only
+    // use Dodge to defend and cannot use Melee (Unarmed) or Melee (Armed)." A defender within
+    // melee range is in melee: the size limit holds whatever the attack.
+    use DefenceAptitude::*;
+    let giant = Some(Sizes {
+        attacker: 20,
+        target: 10,
+    });
+    let nine = Some(Sizes {
+        attacker: 19,
+        target: 10,
+    });
+    for kind in [AttackKind::Ranged, AttackKind::Thrown] {
+        assert!(defence_allowed(Dodge, kind, true, true, giant));
+        assert!(!defence_allowed(MeleeArmed, kind, true, true, giant));
+        assert!(!defence_allowed(MeleeUnarmed, kind, true, true, giant));
+        assert!(defence_allowed(MeleeArmed, kind, true, true, nine));
+        assert!(defence_allowed(MeleeUnarmed, kind, true, true, None));
+        // Out of melee range only Dodge was ever allowed, and only seeing the shot (L21).
+        assert!(defence_allowed(Dodge, kind, true, false, giant));
+        assert!(!defence_allowed(Dodge, kind, false, true, giant));
+    }
+}
+
 // ------------------------------------------------------------------ dreamscapes (L32)
 
 #[test]
@@ -553,6 +580,26 @@ fn situations_add_up_the_tables() {
         ..RangedSituation::new(RangeBand::Normal)
     };
     assert_eq!(desperate.total(&r).unwrap(), -40);
+}
+
+#[test]
+fn the_gms_own_modifier_adds_to_the_tn() {
+    // L34: "There are of course other factors that may affect the TN in combat. The GM is
+    // advised to use their own judgement, but below are some suggestions to help you."
+    let r = rules();
+    let melee = MeleeSituation {
+        charging: true,
+        gm: -15,
+        ..MeleeSituation::default()
+    };
+    assert_eq!(melee.total(&r).unwrap(), 10 - 15);
+    let shot = RangedSituation {
+        gm: 5,
+        ..RangedSituation::new(RangeBand::Long)
+    };
+    assert_eq!(shot.total(&r).unwrap(), -20 + 5);
+    let swing = Test::new(10, 5, melee.total(&r).unwrap(), &r).unwrap();
+    assert_eq!(swing.tn(), 50 + 10 + 5 + 10 - 15);
 }
 
 // ------------------------------------------------------------------ damage (L67–75)

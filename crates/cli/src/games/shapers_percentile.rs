@@ -19,9 +19,11 @@ use crate::report::{Label, OddsReport, Report, RollReport, Row};
     long_about = "Shapers, the percentile combat chapter: a d100 test succeeds when the roll is at \
 or under TN = 50 + attribute + aptitude + modifiers; the margin is TN − roll (\"succeeded by 15\", \
 \"failed by −15\"), and a hit does +1 damage per 10 points of success. An attack may be \
-unopposed, opposed by the defender's own test (the higher margin wins, ties to the defender; \
-losing a melee exchange by 30 or more exposes the attacker to a counter-attack), or met by the \
-optional passive defence.\n\n\
+unopposed, opposed by the defender's own test (a failed attack never hits; a successful one \
+hits unless the defender also succeeds with a margin at least as high; losing a melee exchange \
+by 30 or more exposes the attacker to a counter-attack), or met by the optional passive \
+defence. --rule opposed=higher_margin plays the other reading: the higher margin wins, even \
+between two failures.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's \
 (dice-shapers-percentile Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice shapers-percentile test --attribute 10 --aptitude 5\n  dice shapers-percentile attack --attribute 10 --aptitude 5 --defender-attribute 10 --defender-aptitude 5 --odds\n  dice shapers-percentile attack --attribute 12 --aptitude 4 --modifier -20 --kind ranged"
@@ -41,8 +43,9 @@ pub enum RollKind {
     /// An attack: the attacker's test, unopposed, opposed or against a passive defence.
     #[command(
         long_about = "An attack (L16–28): the attacker's d100 test against no defence (the \
-default), an opposed test (--defender-attribute and --defender-aptitude: the higher margin \
-wins, ties to the defender; in melee, losing by 30 or more gives the defender a counter-attack \
+default), an opposed test (--defender-attribute and --defender-aptitude: a failed attack \
+never hits, and a successful one hits unless the defender succeeds with a margin at least as \
+high; in melee, losing by 30 or more gives the defender a counter-attack \
 at +1 damage per 10 of the loss), or the optional passive defence (--passive N, deducted from \
 the attacker's margin). A hit does +1 damage per 10 points of the (net) margin."
     )]
