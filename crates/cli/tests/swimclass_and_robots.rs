@@ -137,7 +137,7 @@ fn swimclass_task_readme_example_matches_enumeration() {
 
 #[test]
 fn swimclass_task_with_an_implement_matches_enumeration() {
-    // Two dice, (1+2) on the highest (ruling SW-A3), difficulty 5.
+    // Two dice, (1+2) on the highest (the Sample Rounds' placement, SW-A3), difficulty 5.
     let v = json(&[
         "swimclass",
         "task",
@@ -147,6 +147,8 @@ fn swimclass_task_with_an_implement_matches_enumeration() {
         "5",
         "--implement",
         "(1+2)",
+        "--rule",
+        "assignment=highest",
         "--odds",
     ]);
     assert_eq!(v["implements"], serde_json::json!(["(1+2)"]));

@@ -241,6 +241,7 @@ impl fmt::Display for Health {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recovery {
     successes: Progress,
+    roll: TaskRoll,
     cap: Option<u32>,
 }
 
@@ -261,8 +262,24 @@ impl Recovery {
             .then(|| (i64::from(health.max()) - health.hp).max(0) as u32);
         Ok(Recovery {
             successes: roll.progress(),
+            roll,
             cap,
         })
+    }
+
+    /// The recovery roll as a task roll: L41 exempts it from criticals only, so it may
+    /// advance the Defense skill like any roll (L27); its [`TaskOutcome::criticals`] are
+    /// not to be counted.
+    ///
+    /// ```
+    /// use dice_swimclass::{Health, Recovery, Rules, SkillDice};
+    /// let r = Recovery::new(SkillDice::new(1), &Health::new(1), &Rules::default())?;
+    /// // One die at difficulty 6 advances on the 6 that succeeds.
+    /// assert!((r.task().advance_chance()? - 1.0 / 6.0).abs() < 1e-15);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn task(&self) -> &TaskRoll {
+        &self.roll
     }
 
     /// The pure form: HP recovered for successes already counted.

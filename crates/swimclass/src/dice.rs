@@ -16,6 +16,11 @@ pub const MAX_POOL: u32 = 64;
 /// The largest modifier or constant magnitude this library accepts (a library limit).
 pub const MAX_BONUS: i32 = 100;
 
+/// The most distinct placements of (N+M) bonuses the [`BonusAssignment::Best`] search tries
+/// for one roll (a library limit, far above the rulebook's implements: a (3+2) on 8 dice has
+/// at most 93). Beyond it the greedy [`BonusAssignment::Optimal`] placement is used.
+pub const MAX_PLACEMENTS: usize = 4096;
+
 /// Where a die of a roll comes from (SW-R1: each colour is a source).
 pub(crate) const SKILL: u8 = 0;
 pub(crate) const AID: u8 = 1;
@@ -378,6 +383,8 @@ impl SkillDice {
             per_die: self.per_die,
             assignment: rules.assignment,
             difficulty,
+            adv_colour: self.advancement_colour(),
+            uses_natural: rules.advancement_uses_natural,
         }
     }
 
@@ -639,6 +646,10 @@ pub(crate) struct Compiled {
     pub per_die: i32,
     pub assignment: BonusAssignment,
     pub difficulty: i32,
+    /// The advancement pool's colour and whether "≥ 4" reads natural faces (for the
+    /// [`BonusAssignment::Best`] tie-break).
+    pub adv_colour: u8,
+    pub uses_natural: bool,
 }
 
 impl Compiled {
@@ -676,15 +687,163 @@ impl Compiled {
         ev.len = k;
     }
 
-    /// Applies everything to the rolled naturals (pool order).
+    /// Applies everything to the rolled naturals (pool order). Under
+    /// [`BonusAssignment::Best`] the placement is the best for a task at
+    /// [`Compiled::difficulty`] (the most successes, then advancement).
     #[inline]
     pub fn evaluate(&self, nat: &[u8], ev: &mut Evaluated) {
         self.fill(nat, ev);
         if self.plus.is_empty() {
             return;
         }
+        match self.assignment {
+            BonusAssignment::Highest => self.place_highest(nat, ev),
+            BonusAssignment::Optimal => self.place_greedy(nat, ev),
+            BonusAssignment::Best => match self.placements(nat) {
+                Some(all) => {
+                    let n = nat.len();
+                    let mut best: Option<((u32, bool), usize)> = None;
+                    for (k, add) in all.chunks_exact(n.max(1)).enumerate() {
+                        let score = self.task_score(ev, add);
+                        if best.is_none_or(|(b, _)| score > b) {
+                            best = Some((score, k));
+                        }
+                    }
+                    if let Some((_, k)) = best {
+                        if n > 0 {
+                            Self::add(ev, &all[k * n..(k + 1) * n]);
+                        }
+                    }
+                }
+                None => self.place_greedy(nat, ev),
+            },
+        }
+    }
+
+    /// Adds a placement (one modifier per rolled die) to filled dice.
+    #[inline]
+    pub fn add(ev: &mut Evaluated, add: &[i32]) {
+        for (i, &m) in add.iter().enumerate() {
+            ev.modifier[i] += m;
+            ev.value[i] += m;
+        }
+    }
+
+    /// A task's view of a placement on filled dice: (successes, the advancement pool all
+    /// successes showing 4 or more).
+    #[inline]
+    pub fn task_score(&self, ev: &Evaluated, add: &[i32]) -> (u32, bool) {
+        let mut successes = 0;
+        let mut pool = 0;
+        let mut pool_ok = true;
+        for i in 0..ev.len {
+            let v = ev.value[i] + add.get(i).copied().unwrap_or(0);
+            let hit = v >= self.difficulty;
+            successes += u32::from(hit);
+            if ev.colour[i] == self.adv_colour {
+                pool += 1;
+                let face = if self.uses_natural {
+                    i32::from(ev.natural[i])
+                } else {
+                    v
+                };
+                pool_ok &= hit && face >= 4;
+            }
+        }
+        (successes, pool_ok && pool > 0)
+    }
+
+    /// The (N+M) bonuses as slots over `n` rolled dice: equal modifiers merged, each taking
+    /// as many dice as it may (largest +M first) while dice are left.
+    fn slots(&self, n: usize) -> Vec<(usize, i32)> {
+        let mut slots: Vec<(usize, i32)> = Vec::new();
+        let mut left = n;
+        for &(count, m) in &self.plus {
+            let take = (count as usize).min(left);
+            left -= take;
+            if take == 0 {
+                continue;
+            }
+            match slots.last_mut() {
+                Some(last) if last.1 == m => last.0 += take,
+                _ => slots.push((take, m)),
+            }
+        }
+        slots
+    }
+
+    /// Every distinct placement of the (N+M) bonuses on the rolled dice `nat`, flat with
+    /// stride `nat.len()` (the modifier each die takes), the
+    /// [`BonusAssignment::Highest`] placement first; dice of the same face and colour are
+    /// interchangeable. `None` beyond [`MAX_PLACEMENTS`].
+    pub fn placements(&self, nat: &[u8]) -> Option<Vec<i32>> {
         let n = nat.len();
-        // Rolled dice by natural, highest first; ties in pool order.
+        let slots = self.slots(n);
+        if slots.is_empty() || n == 0 {
+            return Some(vec![0; n]);
+        }
+        // Classes of interchangeable dice, highest face first, then pool order.
+        let (s, a) = (self.skill as usize, (self.skill + self.aid) as usize);
+        let colour = |i: usize| {
+            if i < s {
+                SKILL
+            } else if i < a {
+                AID
+            } else {
+                ARTIFACT
+            }
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (core::cmp::Reverse(nat[i]), colour(i), i));
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        for &i in &order {
+            match classes.last_mut() {
+                Some(c) if nat[c[0]] == nat[i] && colour(c[0]) == colour(i) => c.push(i),
+                _ => classes.push(vec![i]),
+            }
+        }
+        let mut suffix = vec![0usize; classes.len() + 1];
+        for c in (0..classes.len()).rev() {
+            suffix[c] = suffix[c + 1] + classes[c].len();
+        }
+        let mut search = Search {
+            rem: slots.iter().map(|s| s.0).collect(),
+            slots,
+            classes,
+            suffix,
+            add: vec![0; n],
+            out: Vec::new(),
+            count: 0,
+        };
+        search.class(0).then_some(search.out)
+    }
+
+    /// The Sample Rounds' placement: the highest natural dice, largest +M first.
+    fn place_highest(&self, nat: &[u8], ev: &mut Evaluated) {
+        let n = nat.len();
+        let mut order = [0u8; MAX_POOL as usize];
+        for (i, o) in order.iter_mut().enumerate().take(n) {
+            *o = i as u8;
+        }
+        let order = &mut order[..n];
+        order.sort_by_key(|&i| (core::cmp::Reverse(nat[i as usize]), i));
+        let mut next = 0;
+        for &(count, m) in &self.plus {
+            for _ in 0..count {
+                if next == n {
+                    return;
+                }
+                let i = order[next] as usize;
+                next += 1;
+                ev.modifier[i] += m;
+                ev.value[i] += m;
+            }
+        }
+    }
+
+    /// The greedy placement aiming at the difficulty ([`BonusAssignment::Optimal`]).
+    fn place_greedy(&self, nat: &[u8], ev: &mut Evaluated) {
+        let n = nat.len();
         let mut order = [0u8; MAX_POOL as usize];
         for (i, o) in order.iter_mut().enumerate().take(n) {
             *o = i as u8;
@@ -692,47 +851,87 @@ impl Compiled {
         let order = &mut order[..n];
         order.sort_by_key(|&i| (core::cmp::Reverse(nat[i as usize]), i));
         let mut boosted = [false; MAX_POOL as usize];
-        match self.assignment {
-            BonusAssignment::Highest => {
-                let mut next = 0;
-                for &(count, m) in &self.plus {
-                    for _ in 0..count {
-                        if next == n {
-                            return;
-                        }
-                        let i = order[next] as usize;
-                        next += 1;
-                        ev.modifier[i] += m;
-                        ev.value[i] += m;
+        let t = self.difficulty;
+        for &(count, m) in &self.plus {
+            for _ in 0..count {
+                // The lowest die this +M lifts to the difficulty...
+                let mut pick: Option<usize> = None;
+                for &i in order.iter().rev() {
+                    let i = i as usize;
+                    let v = ev.value[i];
+                    if !boosted[i] && v < t && v + m >= t {
+                        pick = Some(i);
+                        break;
                     }
                 }
-            }
-            BonusAssignment::Optimal => {
-                let t = self.difficulty;
-                for &(count, m) in &self.plus {
-                    for _ in 0..count {
-                        // The lowest die this +M lifts to the difficulty...
-                        let mut pick: Option<usize> = None;
-                        for &i in order.iter().rev() {
-                            let i = i as usize;
-                            let v = ev.value[i];
-                            if !boosted[i] && v < t && v + m >= t {
-                                pick = Some(i);
-                                break;
-                            }
-                        }
-                        // ...else the highest die still free.
-                        if pick.is_none() {
-                            pick = order.iter().map(|&i| i as usize).find(|&i| !boosted[i]);
-                        }
-                        let Some(i) = pick else { return };
-                        boosted[i] = true;
-                        ev.modifier[i] += m;
-                        ev.value[i] += m;
-                    }
+                // ...else the highest die still free.
+                if pick.is_none() {
+                    pick = order.iter().map(|&i| i as usize).find(|&i| !boosted[i]);
                 }
+                let Some(i) = pick else { return };
+                boosted[i] = true;
+                ev.modifier[i] += m;
+                ev.value[i] += m;
             }
         }
+    }
+}
+
+/// The search over placements: classes of interchangeable dice, each taking some of every
+/// slot, largest counts first (so the first placement found is the highest-dice one).
+struct Search {
+    slots: Vec<(usize, i32)>,
+    rem: Vec<usize>,
+    classes: Vec<Vec<usize>>,
+    suffix: Vec<usize>,
+    add: Vec<i32>,
+    out: Vec<i32>,
+    count: usize,
+}
+
+impl Search {
+    /// False when over [`MAX_PLACEMENTS`].
+    fn class(&mut self, ci: usize) -> bool {
+        if ci == self.classes.len() {
+            if self.rem.iter().all(|&r| r == 0) {
+                if self.count == MAX_PLACEMENTS {
+                    return false;
+                }
+                self.out.extend_from_slice(&self.add);
+                self.count += 1;
+            }
+            return true;
+        }
+        if self.rem.iter().sum::<usize>() > self.suffix[ci] {
+            return true;
+        }
+        self.label(ci, 0, 0)
+    }
+
+    fn label(&mut self, ci: usize, j: usize, used: usize) -> bool {
+        if j == self.slots.len() {
+            return self.class(ci + 1);
+        }
+        let size = self.classes[ci].len();
+        let max = self.rem[j].min(size - used);
+        let m = self.slots[j].1;
+        for c in (0..=max).rev() {
+            for t in used..used + c {
+                let d = self.classes[ci][t];
+                self.add[d] = m;
+            }
+            self.rem[j] -= c;
+            let ok = self.label(ci, j + 1, used + c);
+            self.rem[j] += c;
+            for t in used..used + c {
+                let d = self.classes[ci][t];
+                self.add[d] = 0;
+            }
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 }
 

@@ -124,6 +124,16 @@ fn enumeration_size(c: &Compiled) -> usize {
 
 /// Calls `f` with every roll of the compiled dice (up to symmetry) and its probability.
 pub(crate) fn enumerate(c: &Compiled, mut f: impl FnMut(&Evaluated, f64)) -> Result<(), Error> {
+    let mut ev = Evaluated::new();
+    enumerate_naturals(c, |nat, p| {
+        c.evaluate(nat, &mut ev);
+        f(&ev, p);
+    })
+}
+
+/// Calls `f` with the rolled faces (pool order) of every roll of the compiled dice (up to
+/// symmetry) and its probability.
+pub(crate) fn enumerate_naturals(c: &Compiled, mut f: impl FnMut(&[u8], f64)) -> Result<(), Error> {
     let work = multiset_count(c.skill)
         .saturating_mul(multiset_count(c.aid))
         .saturating_mul(multiset_count(c.artifact));
@@ -151,7 +161,6 @@ pub(crate) fn enumerate(c: &Compiled, mut f: impl FnMut(&Evaluated, f64)) -> Res
         .each_ref()
         .map(|(n, (faces, probs))| rows(*n, faces, probs));
     let mut nat = Vec::with_capacity(c.rolled());
-    let mut ev = Evaluated::new();
     for &(sv, sp) in &s {
         for &(av, ap) in &a {
             for &(rv, rp) in &r {
@@ -159,8 +168,7 @@ pub(crate) fn enumerate(c: &Compiled, mut f: impl FnMut(&Evaluated, f64)) -> Res
                 nat.extend_from_slice(sv);
                 nat.extend_from_slice(av);
                 nat.extend_from_slice(rv);
-                c.evaluate(&nat, &mut ev);
-                f(&ev, sp * ap * rp);
+                f(&nat, sp * ap * rp);
             }
         }
     }

@@ -32,7 +32,7 @@
 //! | digest | lines | rule | item |
 //! |---|---|---|---|
 //! | SW-R1 | L9, L67 | dice colours | [`DieColour`], [`SkillDice`] |
-//! | SW-R2, SW-A27 | L13, L23, L141 | creation, default ranks | [`Sheet::new`], [`Skill::default_rank`], [`SkillKind`], [`PICK_RANK`], [`STARTING_GP`] |
+//! | SW-R2, SW-A27 | L13, L23, L141, L161 | creation, default ranks, prerequisites | [`Sheet::new`], [`Skill::default_rank`], [`SkillKind`], [`PICK_RANK`], [`STARTING_GP`], [`Sheet::may_develop`] |
 //! | SW-R3, SW-R4 | L17–L19 | rank d6, a success is value ≥ difficulty | [`SkillDice`], [`Task`], [`TaskRoll`] |
 //! | SW-R5 | L19 | progress over rounds, all-or-nothing | [`Task`], [`TaskProgress`], [`Progress`], [`TaskRoll::progress_after`] |
 //! | SW-R6 | L21 | criticals | [`effective_criticals`], [`TaskOutcome::criticals`] |
@@ -63,13 +63,22 @@
 //! A11, A13–A15, A18, A20, A23, A24). The rest are followed as listed on [`Rules`].
 //!
 //! Library choices where the text and the digest are silent:
-//! - each die takes at most one (N+M) bonus; with several, the largest +M goes first;
-//!   bonuses go to rolled dice, not (N*M) constants; the highest dice win ties in pool order
-//!   (skill, aid, artifact);
+//! - (N+M) placement ([`BonusAssignment`], SW-A3): by default the player's best for the
+//!   roll's purpose (L51 "+M to up to N dice", the player's choice); the acting side of an
+//!   opposed roll places after its own roll and before the opposition's (the order of the
+//!   Sample Rounds, L270–L272), the opposing side knowing the acting dice; the Sample
+//!   Rounds' "highest die" procedure is [`BonusAssignment::Highest`]. Each die takes at most
+//!   one (N+M) bonus; bonuses go to rolled dice, not (N*M) constants; ties keep the highest
+//!   dice, in pool order (skill, aid, artifact);
 //! - under [`ConstantDice::ReplacePoolDice`] at most the skill's own dice are replaced;
 //! - natural 1s of aid and artifact dice are criticals too; constants never are;
 //! - in an opposed roll the skill advances only when none of the roll's hits is blocked;
-//!   the defender's roll is not a task (no criticals, no advancement);
+//!   the opposing roll is a skill roll too (L21, L27): it fails when the acting roll
+//!   succeeds (then its natural 1s after the first are criticals), and it advances when it
+//!   succeeds, could have failed and every die of its pool shows 4 or more (an opposing die
+//!   has no threshold of its own, L111);
+//! - a skill with a prerequisite (Specialized Craft: general Craft 2, L161) is neither
+//!   developed nor used below it ([`Sheet::may_develop`]), except with an artifact (L54);
 //! - splitting dice between targets keeps implements and extra dice with the first target;
 //! - a rank-0 skill with no artifact rolls no dice; exotic skills and traits default to 0;
 //! - the specialized and limited-use crafting reductions stack.
@@ -102,6 +111,7 @@ pub mod rules;
 pub mod skill;
 pub mod tables;
 pub mod task;
+mod versus;
 
 pub use actions::{
     Combined, Context, Initiative, InitiativeContest, InitiativeScore, Push, Side, Strain,

@@ -11,19 +11,28 @@ use dice_core::{
 
 use crate::dice::{Compiled, Evaluated, MAX_POOL, SkillDice, roll_naturals};
 use crate::error::Error;
-use crate::exact::{attack_groups, defense_values, facts, through_laws};
+use crate::exact::{
+    FxMap, MAX_PAIRS, attack_groups, defense_values, enumerate, enumerate_naturals, facts,
+    through_laws,
+};
 use crate::rules::Rules;
 use crate::task::{advances, check_difficulty, core_error, effective_criticals, mark};
+use crate::versus::{self, DefenseClass};
 
 /// The difficulty of an attack with "No threshold to hit" (Basic Melee, L107): every die is
 /// a potential hit, whatever its modifiers.
 pub const NO_THRESHOLD: i32 = -crate::task::MAX_DIFFICULTY;
 
-/// What an opposed roll or attack gives.
+/// What an opposed roll or attack gives, to both sides: the opposing roll is a skill roll
+/// too, so it has criticals (L21) and may advance its skill (L27); only recovery is exempt
+/// from criticals (L41).
 ///
 /// ```
-/// let o = dice_swimclass::OpposedOutcome { succeeded: true, hits: 1, criticals: 0, advances: false };
-/// assert_eq!(o.to_string(), "1 hit through");
+/// let o = dice_swimclass::OpposedOutcome {
+///     succeeded: true, hits: 1, criticals: 0, advances: false,
+///     defense_criticals: 1, defense_advances: false,
+/// };
+/// assert_eq!(o.to_string(), "1 hit through; defense: 1 critical");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -37,6 +46,15 @@ pub struct OpposedOutcome {
     /// Whether the actor's skill advances: every die of the advancement pool a success ≥ 4,
     /// none of the roll's hits blocked (SW-E4).
     pub advances: bool,
+    /// The opposing side's criticals that count: its natural 1s when its roll did not
+    /// succeed (the acting roll succeeded), the first ignored, less those its implement
+    /// cancels (L21, L52). Always 0 when unopposed.
+    pub defense_criticals: u32,
+    /// Whether the opposing side's skill advances (L27): its roll succeeded (the acting roll
+    /// did not), it could have failed, and every die of its advancement pool shows 4 or more
+    /// (an opposing die has no threshold of its own, L111, so each counts as a success, as
+    /// Basic Melee's dice do, L107).
+    pub defense_advances: bool,
 }
 
 impl fmt::Display for OpposedOutcome {
@@ -50,8 +68,40 @@ impl fmt::Display for OpposedOutcome {
         if self.advances {
             f.write_str(", advances")?;
         }
+        if self.defense_criticals > 0 || self.defense_advances {
+            f.write_str("; defense:")?;
+            if self.defense_criticals > 0 {
+                let c = if self.defense_criticals == 1 { "" } else { "s" };
+                write!(f, " {} critical{c}", self.defense_criticals)?;
+            }
+            if self.defense_advances {
+                f.write_str(" advances")?;
+            }
+        }
         Ok(())
     }
+}
+
+/// The opposition's law kept for the acting side's choice of placement when rolling (not
+/// part of the roll's identity: it follows from the other fields).
+#[derive(Clone, Debug, Default)]
+struct DefenseLaw(Option<std::sync::Arc<Vec<DefenseClass>>>);
+
+impl PartialEq for DefenseLaw {
+    fn eq(&self, _: &DefenseLaw) -> bool {
+        true
+    }
+}
+
+impl Eq for DefenseLaw {}
+
+/// One play of an opposed roll: both sides' dice with the placements chosen.
+struct Played {
+    att: Evaluated,
+    def: Evaluated,
+    through: u32,
+    def_pool_ok: bool,
+    def_ones: u32,
 }
 
 /// An opposed roll (L25) or a combat attack (L33–L39): the actor's dice, each a success
@@ -83,6 +133,8 @@ pub struct OpposedRoll {
     def: Option<Compiled>,
     adv_colour: u8,
     can_fail: bool,
+    def_can_fail: bool,
+    law_for_choice: DefenseLaw,
 }
 
 impl OpposedRoll {
@@ -109,6 +161,14 @@ impl OpposedRoll {
         let att = attack.compile(&rules, difficulty);
         let def = defense.as_ref().map(|d| d.compile(&rules, 1));
         let adv_colour = attack.advancement_colour();
+        // The acting side's choice of placement needs the opposition's law when rolling;
+        // too large a law to enumerate leaves the task placement (and no exact law).
+        let law_for_choice = match &def {
+            Some(d) if versus::chooses(&att) => {
+                DefenseLaw(versus::defense_classes(d).ok().map(std::sync::Arc::new))
+            }
+            _ => DefenseLaw(None),
+        };
         let mut o = OpposedRoll {
             attack,
             difficulty,
@@ -119,8 +179,10 @@ impl OpposedRoll {
             def,
             adv_colour,
             can_fail: true,
+            def_can_fail: false,
+            law_for_choice,
         };
-        o.can_fail = o.compute_can_fail();
+        o.compute_can_fail();
         Ok(o)
     }
 
@@ -134,7 +196,7 @@ impl OpposedRoll {
     /// ```
     pub fn needing(mut self, needed: u32) -> OpposedRoll {
         self.needed = needed.max(1);
-        self.can_fail = self.compute_can_fail();
+        self.compute_can_fail();
         self
     }
 
@@ -173,41 +235,85 @@ impl OpposedRoll {
         self.can_fail
     }
 
-    fn compute_can_fail(&self) -> bool {
-        let mut a = Evaluated::new();
-        self.att.evaluate(&vec![1u8; self.att.rolled()], &mut a);
-        let mut d = Evaluated::new();
-        if let Some(def) = &self.def {
-            def.evaluate(&vec![6u8; def.rolled()], &mut d);
-        }
-        self.through(&a, &d) < self.needed
+    /// Whether the opposing roll can fail (the acting roll can succeed): with the actor's
+    /// dice all 6s and the opposition's all 1s (L27).
+    ///
+    /// ```
+    /// use dice_swimclass::{OpposedRoll, Rules, SkillDice};
+    /// let shot = OpposedRoll::new(SkillDice::new(1), 2, Some(SkillDice::new(1)), Rules::default())?;
+    /// assert!(shot.defense_has_chance_of_failure());
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn defense_has_chance_of_failure(&self) -> bool {
+        self.def_can_fail
     }
 
-    /// Hits through for evaluated dice (d.len = 0 when unopposed).
-    #[inline]
-    fn through(&self, a: &Evaluated, d: &Evaluated) -> u32 {
-        let mut hits = [0i32; MAX_POOL as usize];
-        let mut h = 0;
-        for i in 0..a.len {
-            if a.value[i] >= self.difficulty {
-                hits[h] = a.value[i];
-                h += 1;
+    /// Both chances of failure: the worst roll for each side against the best for the other
+    /// (placements do not matter on dice all alike).
+    fn compute_can_fail(&mut self) {
+        let n = self.att.rolled();
+        let m = self.def.as_ref().map_or(0, Compiled::rolled);
+        let worst = self.play(&vec![1u8; n], &vec![6u8; m], false);
+        self.can_fail = worst.through < self.needed;
+        self.def_can_fail = self.def.is_some() && {
+            let best = self.play(&vec![6u8; n], &vec![1u8; m], false);
+            best.through >= self.needed
+        };
+    }
+
+    /// One play: the actor places its bonuses (against the opposition's law when it chooses
+    /// and `choose`), then the opposition answers knowing the actor's dice.
+    fn play(&self, att_nat: &[u8], def_nat: &[u8], choose: bool) -> Played {
+        let choose = choose && self.law_for_choice.0.is_some();
+        let cands = versus::candidates(&self.att, att_nat, choose);
+        let k = match &self.law_for_choice.0 {
+            Some(classes) if choose => versus::choose(
+                &cands,
+                |c| versus::through_by_class(&c.hits, classes, self.rules.block_rule),
+                classes,
+                self.needed,
+                self.can_fail,
+            ),
+            _ => 0,
+        };
+        let cand = &cands[k.min(cands.len() - 1)];
+        let mut att = Evaluated::new();
+        self.att.fill(att_nat, &mut att);
+        Compiled::add(&mut att, &cand.add);
+        let mut def = Evaluated::new();
+        let (through, def_pool_ok) = match &self.def {
+            Some(d) => {
+                let opts = versus::options(d, def_nat, versus::chooses(d));
+                let (t, ok, j) = versus::respond(
+                    &cand.hits,
+                    opts.iter().map(|o| (o.values.as_slice(), o.pool_ok)),
+                    self.rules.block_rule,
+                );
+                d.fill(def_nat, &mut def);
+                if let Some(o) = opts.get(j) {
+                    Compiled::add(&mut def, &o.add);
+                }
+                (t, ok)
             }
+            None => (cand.hits.len() as u32, false),
+        };
+        Played {
+            att,
+            def,
+            through,
+            def_pool_ok,
+            def_ones: versus::ones(def_nat),
         }
-        if d.len == 0 || h == 0 {
-            return h as u32;
-        }
-        let hits = &mut hits[..h];
-        hits.sort_unstable();
-        let mut def = [0i32; MAX_POOL as usize];
-        def[..d.len].copy_from_slice(&d.value[..d.len]);
-        let def = &mut def[..d.len];
-        def.sort_unstable();
-        h as u32 - dice_core::count_blocked_sorted(hits, def, self.rules.block_rule)
     }
 
     #[inline]
-    fn outcome_of(&self, a: &Evaluated, through: u32) -> OpposedOutcome {
+    fn outcome_of(
+        &self,
+        a: &Evaluated,
+        through: u32,
+        def_ones: u32,
+        def_pool_ok: bool,
+    ) -> OpposedOutcome {
         let f = facts(
             a,
             self.difficulty,
@@ -215,6 +321,8 @@ impl OpposedRoll {
             self.rules.advancement_uses_natural,
         );
         let succeeded = through >= self.needed;
+        let def_cancel = self.defense.as_ref().map_or(0, SkillDice::crit_cancel);
+        let opposed = self.def.is_some();
         OpposedOutcome {
             succeeded,
             hits: through,
@@ -224,6 +332,12 @@ impl OpposedRoll {
                 self.can_fail,
                 f.pool_ok && through == f.successes,
             ),
+            defense_criticals: if opposed {
+                effective_criticals(def_ones, !succeeded, def_cancel)
+            } else {
+                0
+            },
+            defense_advances: opposed && advances(!succeeded, self.def_can_fail, def_pool_ok),
         }
     }
 
@@ -243,12 +357,13 @@ impl OpposedRoll {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn resolve(&self, attack: &[u32], defense: &[u32]) -> Result<OpposedResult, Error> {
-        let mut att = self
-            .attack
-            .apply_against(attack, self.difficulty, &self.rules)?;
-        let mut def = match &self.defense {
-            Some(d) => d.apply(defense, &self.rules)?,
-            None if defense.is_empty() => Vec::new(),
+        // Checks the faces (count and range) on both sides.
+        self.attack.apply(attack, &self.rules)?;
+        match &self.defense {
+            Some(d) => {
+                d.apply(defense, &self.rules)?;
+            }
+            None if defense.is_empty() => {}
             None => {
                 return Err(Error::DiceCount {
                     what: "an unopposed roll's opposition",
@@ -256,6 +371,21 @@ impl OpposedRoll {
                     given: defense.len(),
                 });
             }
+        }
+        let an: Vec<u8> = attack.iter().map(|&f| f as u8).collect();
+        let dn: Vec<u8> = defense.iter().map(|&f| f as u8).collect();
+        let played = self.play(&an, &dn, true);
+        let outcome = self.outcome_of(
+            &played.att,
+            played.through,
+            played.def_ones,
+            played.def_pool_ok,
+        );
+        let mut att = played.att.to_records();
+        let mut def = if self.def.is_some() {
+            played.def.to_records()
+        } else {
+            Vec::new()
         };
         let hit_idx: Vec<usize> = (0..att.len())
             .filter(|&i| att[i].value >= i64::from(self.difficulty))
@@ -263,17 +393,20 @@ impl OpposedRoll {
         let hit_values: Vec<i64> = hit_idx.iter().map(|&i| att[i].value).collect();
         let def_values: Vec<i64> = def.iter().map(|d| d.value).collect();
         let b = block(&hit_values, &def_values, self.rules.block_rule);
-        let nat: Vec<u8> = attack.iter().map(|&f| f as u8).collect();
-        let mut ev = Evaluated::new();
-        self.att.evaluate(&nat, &mut ev);
-        let outcome = self.outcome_of(&ev, b.unblocked);
         mark(&mut att, self.difficulty, !outcome.succeeded);
         let blocked: Vec<(usize, usize)> = b.pairs.iter().map(|&(h, d)| (hit_idx[h], d)).collect();
         for &(a, _) in &blocked {
             att[a].flags.blocked = true;
             att[a].flags.success = false;
         }
-        for d in def.iter_mut() {
+        let blockers: Vec<usize> = blocked.iter().map(|&(_, d)| d).collect();
+        for (j, d) in def.iter_mut().enumerate() {
+            // A defense die's success is a block; its 1s are criticals when the defense
+            // failed (the acting roll succeeded).
+            d.flags.success = blockers.contains(&j);
+            d.flags.critical = outcome.succeeded
+                && d.natural == 1
+                && d.source != crate::DieColour::Constant.source();
             d.source = dice_core::Source::Other(1);
         }
         Ok(OpposedResult {
@@ -349,38 +482,84 @@ impl OpposedRoll {
     }
 
     fn law(&self) -> Result<Dist<OpposedOutcome>, Error> {
-        let groups = attack_groups(
-            &self.att,
-            self.adv_colour,
-            self.rules.advancement_uses_natural,
-        )?;
-        let defense = match &self.def {
-            Some(d) => Some(defense_values(d)?),
-            None => None,
+        let Some(def) = &self.def else {
+            // Unopposed: every success is a hit.
+            let mut map: BTreeMap<OpposedOutcome, f64> = BTreeMap::new();
+            enumerate(&self.att, |ev, p| {
+                let t = (0..ev.len)
+                    .filter(|&i| ev.value[i] >= self.difficulty)
+                    .count() as u32;
+                *map.entry(self.outcome_of(ev, t, 0, false)).or_insert(0.0) += p;
+            })?;
+            return Ok(Dist::from_pairs(map)?);
         };
-        let laws = through_laws(&groups, defense.as_deref(), self.rules.block_rule)?;
+        let classes = versus::defense_classes(def)?;
+        let choose = versus::chooses(&self.att);
+        let rule = self.rules.block_rule;
+        let mut cache: FxMap<Vec<i32>, Vec<(u32, bool)>> = FxMap::default();
         let mut map: BTreeMap<OpposedOutcome, f64> = BTreeMap::new();
-        for (g, law) in groups.iter().zip(&laws) {
-            let all = g.hits.len() as u32;
-            for (t, &q) in law.iter().enumerate() {
-                if q == 0.0 {
-                    continue;
+        let mut too_many = false;
+        let def_cancel = self.defense.as_ref().map_or(0, SkillDice::crit_cancel);
+        enumerate_naturals(&self.att, |nat, p| {
+            if too_many {
+                return;
+            }
+            let cands = versus::candidates(&self.att, nat, choose);
+            for c in &cands {
+                if !cache.contains_key(&c.hits) {
+                    let pairs = (cache.len() as u64 + 1).saturating_mul(classes.len() as u64);
+                    if pairs > MAX_PAIRS {
+                        too_many = true;
+                        return;
+                    }
+                    cache.insert(
+                        c.hits.clone(),
+                        versus::through_by_class(&c.hits, &classes, rule),
+                    );
                 }
-                let t = t as u32;
+            }
+            let k = versus::choose(
+                &cands,
+                |c| cache.get(&c.hits).cloned().unwrap_or_default(),
+                &classes,
+                self.needed,
+                self.can_fail,
+            );
+            let cand = &cands[k.min(cands.len() - 1)];
+            let Some(through) = cache.get(&cand.hits) else {
+                return;
+            };
+            let all = cand.hits.len() as u32;
+            let ones = versus::ones(&nat[..self.att.rolled()]);
+            for (&(t, def_ok), cl) in through.iter().zip(&classes) {
                 let succeeded = t >= self.needed;
                 let o = OpposedOutcome {
                     succeeded,
                     hits: t,
-                    criticals: effective_criticals(g.ones, succeeded, self.attack.crit_cancel()),
-                    advances: advances(succeeded, self.can_fail, g.pool_ok && t == all),
+                    criticals: effective_criticals(ones, succeeded, self.attack.crit_cancel()),
+                    advances: advances(succeeded, self.can_fail, cand.pool_ok && t == all),
+                    defense_criticals: effective_criticals(cl.ones, !succeeded, def_cancel),
+                    defense_advances: advances(!succeeded, self.def_can_fail, def_ok),
                 };
-                *map.entry(o).or_insert(0.0) += g.p * q;
+                *map.entry(o).or_insert(0.0) += p * cl.p;
             }
+        })?;
+        if too_many {
+            return Err(dice_core::Error::TooComplex {
+                what: "a Swimclass attack",
+                work: MAX_PAIRS.saturating_add(1),
+                max: MAX_PAIRS,
+            }
+            .into());
         }
         Ok(Dist::from_pairs(map)?)
     }
 
     fn hits_law(&self) -> Result<Dist<u32>, Error> {
+        let chooses = versus::chooses(&self.att) || self.def.as_ref().is_some_and(versus::chooses);
+        if chooses && self.def.is_some() {
+            return Ok(self.law()?.map(|o| o.hits));
+        }
         let groups = attack_groups(&self.att, self.adv_colour, true)?;
         let defense = match &self.def {
             Some(d) => Some(defense_values(d)?),
@@ -409,20 +588,14 @@ impl OpposedRoll {
     }
 
     #[inline]
-    fn roll_evaluated<R: Rng + ?Sized>(&self, rng: &mut R) -> (Evaluated, u32) {
+    fn roll_played<R: Rng + ?Sized>(&self, rng: &mut R) -> Played {
         let mut nat = [0u8; MAX_POOL as usize];
         let n = self.att.rolled();
         roll_naturals(rng, n, &mut nat);
-        let mut a = Evaluated::new();
-        self.att.evaluate(&nat[..n], &mut a);
-        let mut d = Evaluated::new();
-        if let Some(def) = &self.def {
-            let m = def.rolled();
-            roll_naturals(rng, m, &mut nat);
-            def.evaluate(&nat[..m], &mut d);
-        }
-        let t = self.through(&a, &d);
-        (a, t)
+        let an = nat[..n].to_vec();
+        let m = self.def.as_ref().map_or(0, Compiled::rolled);
+        roll_naturals(rng, m, &mut nat);
+        self.play(&an, &nat[..m], true)
     }
 }
 
@@ -433,7 +606,9 @@ impl OpposedRoll {
 /// use dice_swimclass::{OpposedRoll, Rules, SkillDice};
 /// let r = OpposedRoll::new(SkillDice::new(2), 3, Some(SkillDice::new(1)), Rules::default())?
 ///     .resolve(&[4, 2], &[5])?;
-/// assert_eq!(r.to_string(), "[x4, 2] vs [5]: 0 hits through");
+/// // The 5 blocks the 4 (a success of the defense, and with every defense die at 4 or more
+/// // the defense's skill advances, L27).
+/// assert_eq!(r.to_string(), "[x4, 2] vs [5*]: 0 hits through; defense: advances");
 /// # Ok::<(), dice_swimclass::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -473,8 +648,8 @@ impl Roll for OpposedRoll {
 
     #[inline]
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> OpposedOutcome {
-        let (a, t) = self.roll_evaluated(rng);
-        self.outcome_of(&a, t)
+        let p = self.roll_played(rng);
+        self.outcome_of(&p.att, p.through, p.def_ones, p.def_pool_ok)
     }
 }
 
@@ -546,7 +721,7 @@ impl Roll for Hits {
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
         match &self.blocking {
             Some(b) => b.roll(rng),
-            None => self.roll.roll_evaluated(rng).1,
+            None => self.roll.roll_played(rng).through,
         }
     }
 }

@@ -6,26 +6,49 @@ pub use dice_core::BlockRule;
 
 use crate::skill::School;
 
-/// Which dice an (N+M) implement's +M goes to when the player does not choose (L51 against
-/// L240 and L270–L280; SW-A3).
+/// Which dice an (N+M) implement's +M goes to (L51 against L240 and L270–L280; SW-A3).
+///
+/// L51 gives "+M to up to N dice": the player chooses. The default is the player's best
+/// choice for the roll's purpose; the Sample Rounds' procedure ("adds 2 to the highest die",
+/// L270, L272) is kept as [`BonusAssignment::Highest`], a plausible reading of the examples
+/// (SW-A3 reading c).
 ///
 /// ```
 /// use dice_swimclass::BonusAssignment;
-/// assert_eq!(BonusAssignment::default(), BonusAssignment::Highest);
+/// assert_eq!(BonusAssignment::default(), BonusAssignment::Best);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum BonusAssignment {
-    /// The ruling: the highest natural dice take the bonus, as the Sample Rounds do ("adds 2
-    /// to the highest die", L270). With several (N+M) bonuses the largest +M goes first;
-    /// each die takes at most one.
+    /// The ruling: the player's best placement for the roll's purpose (L51 "+M to up to N
+    /// dice", the player's choice), found by trying every distinct placement:
+    /// - a task roll (and an unopposed roll): the most successes, then (on a tie) the
+    ///   placement that lets the skill advance;
+    /// - the acting side of an opposed roll or attack places its bonus after its own roll and
+    ///   before the opposition's (the order of the Sample Rounds, L270–L272): the highest
+    ///   chance that the hits through reach what the roll needs against the opposition's
+    ///   law, then the most hits through on average, then the best chance to advance;
+    /// - the opposing side places its bonus knowing the acting dice: the fewest hits
+    ///   through (die-against-die blocking), then its own advancement.
+    ///
+    /// Each die takes at most one bonus; a bonus goes to as many dice as it may (+M never
+    /// hurts). A penalty (M < 0, not in the rulebook) must be taken and goes where it costs
+    /// least. Ties keep the [`BonusAssignment::Highest`] placement. Beyond
+    /// [`crate::dice::MAX_PLACEMENTS`] distinct placements for one roll, or an opposition too
+    /// large to enumerate, the greedy [`BonusAssignment::Optimal`] placement is used instead.
     #[default]
+    Best,
+    /// The Sample Rounds' procedure: the highest natural dice take the bonus ("adds 2 to the
+    /// highest die", L270). With several (N+M) bonuses the largest +M goes first; each die
+    /// takes at most one. The text's example is legal under L51 but often a poor choice: two
+    /// dice with a (1+2) needing two successes at difficulty 5 succeed 4/36 of the time this
+    /// way, 12/36 with the bonus placed by the player.
     Highest,
-    /// The most successes against the difficulty: the +M goes to the dice it lifts to the
-    /// difficulty (largest +M to the die needing most), and what is left to the highest
-    /// dice. Before the opposition is rolled this is the best a player can do; with the
-    /// opposition known, see [`crate::best_assignment_against`].
+    /// A quick greedy placement aiming at the difficulty only: the +M goes to the dice it
+    /// lifts to the difficulty (largest +M to the die needing most), and what is left to the
+    /// highest dice. It ignores the opposition and advancement; see
+    /// [`BonusAssignment::Best`] and [`crate::best_assignment_against`].
     Optimal,
 }
 
@@ -320,7 +343,8 @@ pub struct Rules {
     /// SW-A2: when a die blocks an attacking die. Default [`BlockRule::AtLeast`] (≥; SW-E3
     /// only works so).
     pub block_rule: BlockRule,
-    /// SW-A3: which dice take an (N+M) bonus. Default [`BonusAssignment::Highest`].
+    /// SW-A3: which dice take an (N+M) bonus. Default [`BonusAssignment::Best`] (the
+    /// player's choice, L51).
     pub assignment: BonusAssignment,
     /// SW-A4: whether "all dice roll ≥ 4" reads the natural faces. Default `true`.
     pub advancement_uses_natural: bool,
@@ -362,7 +386,7 @@ impl Default for Rules {
     fn default() -> Self {
         Rules {
             block_rule: BlockRule::AtLeast,
-            assignment: BonusAssignment::Highest,
+            assignment: BonusAssignment::Best,
             advancement_uses_natural: true,
             valuation: ValuationRule::SumOverDice,
             constant_dice: ConstantDice::ReplacePoolDice,
@@ -393,8 +417,9 @@ impl fmt::Display for Rules {
                 BlockRule::Strict => ">",
             },
             match self.assignment {
+                BonusAssignment::Best => "player's best",
                 BonusAssignment::Highest => "highest",
-                BonusAssignment::Optimal => "best",
+                BonusAssignment::Optimal => "greedy",
             },
             if self.advancement_uses_natural {
                 "natural"

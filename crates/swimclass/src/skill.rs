@@ -470,9 +470,11 @@ impl Sheet {
         crate::combat::max_hp(self.rank(Skill::BasicDefense))
     }
 
-    /// Whether the skill may be rolled: rank ≥ 1, or an artifact for it (L23, L54). A rank-0
-    /// basic skill such as Pick Lock can still be attempted with no dice, which cannot
-    /// succeed.
+    /// Whether the skill may be rolled: rank ≥ 1 with its prerequisite met
+    /// ([`Sheet::may_develop`]: Specialized Craft needs general Craft 2, L161, L23), or an
+    /// artifact for it ("will allow you to use the skill even if you may not otherwise",
+    /// L54). A rank-0 basic skill such as Pick Lock can still be attempted with no dice,
+    /// which cannot succeed.
     ///
     /// ```
     /// use dice_swimclass::{School, Sheet, Skill};
@@ -481,7 +483,33 @@ impl Sheet {
     /// assert!(s.can_use(Skill::Magic(School::Fire), true)); // the Eternal Torch
     /// ```
     pub fn can_use(&self, skill: Skill, has_artifact: bool) -> bool {
-        has_artifact || self.rank(skill) > 0 || skill.kind() == SkillKind::Basic
+        has_artifact
+            || (self.prerequisite_met(skill)
+                && (self.rank(skill) > 0 || skill.kind() == SkillKind::Basic))
+    }
+
+    /// Whether a skill's prerequisite is met: "Some advanced skills may not be used or
+    /// developed until you develop a related skill to a certain point" (L23); the one the
+    /// rulebook names is general crafting 2 for specialized crafting (L161). Other skills
+    /// have none.
+    ///
+    /// ```
+    /// use dice_swimclass::{Sheet, Skill};
+    /// assert!(!Sheet::default().may_develop(Skill::SpecializedCraft)); // Craft 1
+    /// assert!(Sheet::with_ranks([(Skill::Craft, 2)]).may_develop(Skill::SpecializedCraft));
+    /// assert!(Sheet::default().may_develop(Skill::Swim));
+    /// ```
+    pub fn may_develop(&self, skill: Skill) -> bool {
+        self.prerequisite_met(skill)
+    }
+
+    fn prerequisite_met(&self, skill: Skill) -> bool {
+        match skill {
+            Skill::SpecializedCraft => {
+                self.rank(Skill::Craft) >= crate::craft::SPECIALIZED_PREREQUISITE
+            }
+            _ => true,
+        }
     }
 
     /// The dice this character rolls for a skill with these implements: the rank, plus the
@@ -489,7 +517,8 @@ impl Sheet {
     ///
     /// # Errors
     /// [`Error::Unavailable`] for an exotic skill or trait at rank 0 without an artifact
-    /// (L23, L54); the errors of [`crate::SkillDice::with_implement`].
+    /// (L23, L54); [`Error::SpecializedCraft`] for Specialized Craft below general Craft 2
+    /// without an artifact (L161); the errors of [`crate::SkillDice::with_implement`].
     ///
     /// ```
     /// use dice_swimclass::{Applies, School, Sheet, Skill, implement::catalogue};
@@ -512,6 +541,11 @@ impl Sheet {
                 d.with_implement(i)
             })?;
         if !self.can_use(skill, dice.artifact_dice() > 0) {
+            if !self.prerequisite_met(skill) {
+                return Err(Error::SpecializedCraft {
+                    rank: self.rank(Skill::Craft),
+                });
+            }
             return Err(Error::Unavailable { skill });
         }
         Ok(dice)
@@ -520,7 +554,9 @@ impl Sheet {
     /// A skill advances one rank (L27), then synergy raises its partners (L31), unless
     /// [`Rules::synergy_optional`] leaves that to [`Sheet::apply_synergy`]. A rank at
     /// [`Rules::max_rank`] does not advance, nor a trait the character's kind lacks (rank
-    /// 0: it cannot be rolled, L167–L171). Returns every change, the advanced skill first.
+    /// 0: it cannot be rolled, L167–L171), nor a skill whose prerequisite is not met
+    /// (Specialized Craft below general Craft 2, L161, L23). Returns every change, the
+    /// advanced skill first (none when nothing advanced).
     ///
     /// ```
     /// use dice_swimclass::{Rules, Sheet, Skill};
@@ -535,7 +571,10 @@ impl Sheet {
     pub fn advance(&mut self, skill: Skill, rules: &Rules) -> Vec<RankChange> {
         let from = self.rank(skill);
         let lacking_trait = skill.kind() == SkillKind::Trait && from == 0;
-        if lacking_trait || rules.max_rank.is_some_and(|m| from >= m) {
+        if lacking_trait
+            || !self.prerequisite_met(skill)
+            || rules.max_rank.is_some_and(|m| from >= m)
+        {
             return Vec::new();
         }
         self.ranks.insert(skill, from + 1);
@@ -582,7 +621,10 @@ impl Sheet {
                     want = want.min(m);
                 }
                 let have = self.rank(other);
-                if want <= have || (other.kind() == SkillKind::Trait && have == 0) {
+                if want <= have
+                    || (other.kind() == SkillKind::Trait && have == 0)
+                    || !self.prerequisite_met(other)
+                {
                     continue;
                 }
                 self.ranks.insert(other, want);

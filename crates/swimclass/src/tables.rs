@@ -58,10 +58,12 @@ const fn t(
     }
 }
 
-/// The fixed-difficulty lines of the basic skills (L115–L147). Ranged attacks (Basic
-/// Ranged, Throw as an attack) are Range + 1: [`crate::ranged_difficulty`]; Basic Melee has
-/// no threshold: [`crate::NO_THRESHOLD`].
-pub const BASIC_TASKS: [BasicTask; 12] = [
+/// The fixed-difficulty lines of the basic skills (L115–L145): every line that prints
+/// "≥ N". Ranged attacks (Basic Ranged, Throw as an attack) are Range + 1:
+/// [`crate::ranged_difficulty`]; Basic Melee has no threshold: [`crate::NO_THRESHOLD`].
+/// Stealth (opposed by Spot, L151) and Tracking (L153–L155) print no difficulty: a caller
+/// input.
+pub const BASIC_TASKS: [BasicTask; 11] = [
     t(
         Skill::WalkRun,
         1,
@@ -115,13 +117,6 @@ pub const BASIC_TASKS: [BasicTask; 12] = [
     ),
     t(Skill::Spot, 1, "spot / hear 1 unhidden item", None, 143),
     t(Skill::Spot, 6, "spot a well hidden item", None, 145),
-    t(
-        Skill::Tracking,
-        1,
-        "(no difficulty given; synergy 2 to Spot)",
-        None,
-        155,
-    ),
 ];
 
 /// The squares a small object is thrown at difficulty 1 (L127).

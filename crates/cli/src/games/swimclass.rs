@@ -5,6 +5,7 @@ use dice_core::{DieRoll, Dist, Exact, Source};
 use dice_swimclass::{
     Bonus, NO_THRESHOLD, OpposedRoll, ProgressStatus, Rules, SkillDice, Task, TaskProgress,
     TaskRoll, ranged_difficulty,
+    tables::{EASY, MADNESS},
 };
 use serde_json::{Value, json};
 
@@ -26,9 +27,16 @@ roll that can fail and whose skill dice all succeed showing 4 or more advances t
 (L27).\n\n\
 An attack rolls the attack skill against the defender's Defense dice: each attack die that \
 meets the difficulty is a potential hit, and each defense die blocks one hit of lesser or \
-equal value (L25, L33–L39); the hits left are damage, 1 each.\n\n\
+equal value (L25, L33–L39); the hits left are damage, 1 each. The defense roll is a skill \
+roll too: its natural 1s are criticals when it fails, and it advances its skill (L21, L27).\n\n\
 Implements are written as in the rulebook (L51–L54): 1+2 (+2 to one die), 2-crit (cancels two \
-criticals), 1*5 (one die counts as a 5), 1D (an artifact's extra die); parentheses optional.\n\n\
+criticals), 1*5 (one die counts as a 5), 1D (an artifact's extra die); parentheses optional. \
+The player places a +M where it does most good (L51 \"up to N dice\", the player's choice): \
+the most successes in a task; in an attack the attacker before the defense rolls, the defender \
+knowing the attack; --rule assignment=highest puts it on the highest dice as the Sample Rounds \
+do (L270).\n\n\
+Difficulties run from 1, easy (L99), to 6, madness (L101); --difficulty takes the number or \
+the name.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-swimclass \
 Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice swimclass task --rank 3 --difficulty 4\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice swimclass task --rank 4 --difficulty 6 --progress 3 --rounds 3 --odds\n  dice swimclass task --rank 3 --difficulty 2 --implement 1+4\n  dice swimclass attack --attack 6 --defense 6\n  dice swimclass attack --attack 3 --defense 3 --range 1 --attack-implement 1+4 --odds"
@@ -59,7 +67,8 @@ have failed, and every skill die succeeded showing 4 or more (L27)."
 attack skill's dice, each a potential hit when its value meets the difficulty (none for Basic \
 Melee, the default; Range + 1 for Basic Ranged, --range), against the defender's Defense dice, \
 each of which blocks one hit of lesser or equal value (ruling SW-A2). The hits left get \
-through, 1 damage each. --defense 0: the target does not oppose (L25)."
+through, 1 damage each. --defense 0: the target does not oppose (L25). Both sides have \
+criticals and may advance their skill (L21, L27): the defense fails when a hit gets through."
     )]
     Attack(AttackArgs),
 }
@@ -109,15 +118,37 @@ pub fn bonus(s: &str) -> Result<Bonus, String> {
     Err(err())
 }
 
+/// Parses a difficulty: a number, or a name of the rulebook's scale, `easy` (1, L99) or
+/// `madness` (6, L101), in any case.
+pub fn difficulty(s: &str) -> Result<i32, String> {
+    let t = s.trim();
+    match t.to_ascii_lowercase().as_str() {
+        "easy" => return Ok(EASY),
+        "madness" => return Ok(MADNESS),
+        _ => {}
+    }
+    t.parse::<i32>().map_err(|_| {
+        format!(
+            "expected a difficulty: a number, or easy ({EASY}, L99) or madness ({MADNESS}, \
+             L101), not {s:?}"
+        )
+    })
+}
+
 /// `task`.
 #[derive(Debug, clap::Args)]
 pub struct TaskArgs {
     /// The skill's rank: the d6 rolled.
     #[arg(long, value_name = "N")]
     pub rank: u32,
-    /// The task's difficulty: each die's value must be at least this (L19; Easy 2 …
-    /// Madness 7, L99–L103).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    /// The task's difficulty: each die's value must be at least this (L19). The rulebook's
+    /// scale runs from 1, easy (L99), to 6, madness (L101): a number, or `easy` or `madness`.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = difficulty
+    )]
     pub difficulty: i32,
     /// The progress the task needs: successes accumulated over rounds (L19).
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -148,12 +179,13 @@ pub struct AttackArgs {
     #[arg(long, value_name = "N")]
     pub defense: u32,
     /// The difficulty each attack die must meet to hit (default: no threshold, Basic
-    /// Melee, L107).
+    /// Melee, L107): a number, or `easy` (1, L99) or `madness` (6, L101).
     #[arg(
         long,
         value_name = "N",
         allow_negative_numbers = true,
-        conflicts_with = "range"
+        conflicts_with = "range",
+        value_parser = difficulty
     )]
     pub difficulty: Option<i32>,
     /// A ranged attack at this range in squares: difficulty Range + 1 (L109).
@@ -401,6 +433,25 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
             o = o.footnote(t);
         }
         o = o.field("criticals", c.critical_json);
+        if def.is_some() {
+            let d = Chances::of(
+                &law,
+                |o| !o.succeeded,
+                |o| o.defense_advances,
+                |o| o.defense_criticals,
+            );
+            o = o
+                .summary("p_defense_advance", "the defense skill advances", d.advance)
+                .summary(
+                    "p_defense_critical",
+                    "at least one defense critical",
+                    d.critical,
+                )
+                .field("defense_criticals", d.critical_json);
+            if let Some(t) = d.critical_text {
+                o = o.footnote(format!("defense {t}"));
+            }
+        }
         fill(&mut o.fields);
         return Ok(Report::Odds(o));
     }
@@ -447,6 +498,8 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         .field("succeeded", r.outcome.succeeded)
         .field("criticals", r.outcome.criticals)
         .field("advances", r.outcome.advances)
+        .field("defense_criticals", r.outcome.defense_criticals)
+        .field("defense_advances", r.outcome.defense_advances)
         .field("outcome", if r.outcome.hits > 0 { "hit" } else { "miss" });
     fill(&mut report.fields);
     Ok(Report::Roll(report))
