@@ -44,6 +44,7 @@
 //! | streaks (flukes, damage streaks) | [`Streak`], [`FaceSet`] |
 //! | opposed cancellation | [`Cancellation`], [`cancel`] |
 //! | die-against-die blocking | [`Blocking`], [`block`], [`BlockRule`] |
+//! | encounters played round by round, the exact law of their end | [`Encounter`], [`end_law`], [`play`], [`PlayOut`], [`Policy`] |
 //!
 //! ## Limits
 //!
@@ -69,6 +70,7 @@ extern crate alloc;
 
 pub mod die;
 mod dist;
+mod encounter;
 mod error;
 mod faces;
 mod opposed;
@@ -87,6 +89,9 @@ pub use rand::Rng;
 
 pub use die::{Die, MAX_SIDES, MIN_SIDES};
 pub use dist::{Dist, Numeric, binomial_pmf};
+pub use encounter::{
+    Encounter, EncounterLimits, EndLaw, Ending, PlayOut, Played, Policy, end_law, play,
+};
 pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
 pub use opposed::{

@@ -1,0 +1,636 @@
+//! Games with state: an encounter (a fight, a chase, a long task) played round by round, and
+//! the exact law of how it ends.
+//!
+//! A game crate describes its encounter as an [`Encounter`]: a state (the combatants' health,
+//! statuses, whose turn, what is left of the round's actions), the law of the state after one
+//! more round, built from the game's own mechanics, and a way to play that round with an RNG.
+//! This module does the rest:
+//!
+//! - [`play`] plays it to the end with a record of every round;
+//! - [`end_law`] gives the exact law of the end (which side wins, or a draw), the expected
+//!   number of rounds and their distribution, by dynamic programming over the states the
+//!   encounter can reach. A round that leaves the state unchanged (everyone missed) is solved
+//!   exactly, as is any loop through several states (healing undone by a hit): the states are
+//!   split into strongly connected components, and each component's equations are solved
+//!   directly, never by iterating to a cut-off;
+//! - [`PlayOut`] is the encounter as a [`Roll`], so Monte Carlo (dice-sim) estimates the same
+//!   law.
+//!
+//! Limits are checked as the states are listed: at most [`EncounterLimits::max_states`] states
+//! and [`EncounterLimits::max_component`] states in one loop, else [`Error::TooComplex`] (then
+//! estimate the odds by playing many encounters instead).
+//!
+//! ```
+//! use dice_core::{Dist, Encounter, EncounterLimits, Error, Rng, end_law};
+//!
+//! /// Two duellists with 2 hit points each; every round each hits the other with
+//! /// probability 1/2, at the same time. Both at 0 is a draw.
+//! struct Duel;
+//! impl Encounter for Duel {
+//!     type State = (u8, u8);
+//!     type End = &'static str;
+//!     fn start(&self) -> (u8, u8) { (2, 2) }
+//!     fn end(&self, &(a, b): &(u8, u8)) -> Option<&'static str> {
+//!         match (a, b) {
+//!             (0, 0) => Some("draw"),
+//!             (0, _) => Some("B wins"),
+//!             (_, 0) => Some("A wins"),
+//!             _ => None,
+//!         }
+//!     }
+//!     fn round_law(&self, &(a, b): &(u8, u8)) -> Result<Dist<(u8, u8)>, Error> {
+//!         Dist::from_pairs([((a, b), 0.25), ((a - 1, b), 0.25), ((a, b - 1), 0.25), ((a - 1, b - 1), 0.25)])
+//!     }
+//!     fn play_round<R: Rng + ?Sized>(&self, &(a, b): &(u8, u8), rng: &mut R) -> (u8, u8) {
+//!         let r = rng.next_u32();
+//!         (a - (r & 1) as u8, b - ((r >> 1) & 1) as u8)
+//!     }
+//! }
+//! let law = end_law(&Duel, EncounterLimits::default())?;
+//! assert!((law.ends.probability(&"A wins") - law.ends.probability(&"B wins")).abs() < 1e-15);
+//! assert!((law.ends.total() - 1.0).abs() < 1e-12);
+//! # Ok::<(), Error>(())
+//! ```
+
+use alloc::collections::BTreeMap;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use rand::Rng;
+
+use crate::dist::Dist;
+use crate::error::Error;
+use crate::{Exact, Roll};
+
+/// An encounter played round by round: its state, how it ends, and the law of the next
+/// round. See the [module documentation](self).
+pub trait Encounter {
+    /// Everything that decides what can happen next. It should hold no round counter (the
+    /// engine counts rounds), so that states repeat and the exact law stays small.
+    type State: Clone + Ord;
+    /// How an encounter ends: which side won, or a draw; survivors' health if it matters.
+    type End: Clone + Ord;
+
+    /// The state before the first round.
+    fn start(&self) -> Self::State;
+
+    /// `Some(end)` when `state` is final.
+    fn end(&self, state: &Self::State) -> Option<Self::End>;
+
+    /// The law of the state after one more round from `state` (not final).
+    ///
+    /// # Errors
+    /// Whatever the game's mechanics return (a law too costly to compute, say).
+    fn round_law(&self, state: &Self::State) -> Result<Dist<Self::State>, Error>;
+
+    /// Plays one round from `state` (not final) with the caller's RNG: a draw from
+    /// [`Encounter::round_law`].
+    fn play_round<R: Rng + ?Sized>(&self, state: &Self::State, rng: &mut R) -> Self::State;
+}
+
+/// A policy: which of the actions open to a combatant it takes in a state. Game crates call
+/// it from their rounds, and give a default that plays as their rulebook advises; a caller
+/// implements it to try other tactics.
+///
+/// ```
+/// use dice_core::Policy;
+/// /// Always the first action offered.
+/// struct First;
+/// impl<S, A: Clone> Policy<S, A> for First {
+///     fn choose(&self, _state: &S, _who: usize, open: &[A]) -> A {
+///         open[0].clone()
+///     }
+/// }
+/// assert_eq!(First.choose(&(), 0, &["attack", "flee"]), "attack");
+/// ```
+pub trait Policy<S, A> {
+    /// The action combatant `who` takes in `state`, one of `open` (never empty).
+    fn choose(&self, state: &S, who: usize, open: &[A]) -> A;
+}
+
+/// Bounds on the work of [`end_law`], checked as the states are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncounterLimits {
+    /// The most states an encounter may reach.
+    pub max_states: usize,
+    /// The most states in one loop (a strongly connected component), whose equations are
+    /// solved together in `O(n³)`.
+    pub max_component: usize,
+    /// The most rounds whose distribution is listed; the rest is the rounds law's tail.
+    pub max_rounds: u32,
+}
+
+impl Default for EncounterLimits {
+    /// 200,000 states, loops of 400 states, 10,000 rounds listed.
+    fn default() -> Self {
+        EncounterLimits {
+            max_states: 200_000,
+            max_component: 400,
+            max_rounds: 10_000,
+        }
+    }
+}
+
+/// The exact law of an encounter's end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndLaw<O> {
+    /// P(each end). Its tail is the chance that the encounter never ends (states from which
+    /// no end can be reached), 0 when every state can reach an end.
+    pub ends: Dist<O>,
+    /// P(the encounter ends after exactly `n` rounds), listed until what is left is below
+    /// `1e-12` or [`EncounterLimits::max_rounds`]; the tail holds the rest.
+    pub rounds: Dist<u32>,
+    /// The expected number of rounds, solved exactly; `None` when the encounter may never end.
+    pub expected_rounds: Option<f64>,
+    /// How many states the encounter can reach (final ones included).
+    pub states: usize,
+}
+
+/// The rounds law stops listing when what is left weighs less than this.
+const ROUNDS_TOLERANCE: f64 = 1e-12;
+
+/// The exact law of how `encounter` ends.
+///
+/// # Errors
+/// [`Error::TooComplex`] beyond `limits`; whatever [`Encounter::round_law`] returns.
+pub fn end_law<E: Encounter>(
+    encounter: &E,
+    limits: EncounterLimits,
+) -> Result<EndLaw<E::End>, Error> {
+    let graph = Graph::explore(encounter, limits)?;
+    let ends = graph.end_kinds();
+    let (absorb, expected) = graph.solve(&ends, limits)?;
+    let start = 0;
+    let pairs = ends
+        .iter()
+        .enumerate()
+        .map(|(k, end)| (end.clone(), absorb[start][k].clamp(0.0, 1.0)));
+    let reached: f64 = absorb[start].iter().sum();
+    let never = (1.0 - reached).max(0.0);
+    let never = if never > 1e-12 { never } else { 0.0 };
+    let ends_law = Dist::from_pairs_and_tail(pairs, never)?;
+    let rounds = graph.rounds_law(limits.max_rounds)?;
+    Ok(EndLaw {
+        ends: ends_law,
+        rounds,
+        expected_rounds: expected[start],
+        states: graph.states.len(),
+    })
+}
+
+/// The reachable states and their transitions.
+struct Graph<S, O> {
+    states: Vec<S>,
+    /// `Some(end)` for final states.
+    end: Vec<Option<O>>,
+    /// Transitions of each state that is not final: `(to, probability)`.
+    next: Vec<Vec<(usize, f64)>>,
+}
+
+impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
+    fn explore<E: Encounter<State = S, End = O>>(
+        e: &E,
+        limits: EncounterLimits,
+    ) -> Result<Self, Error> {
+        let mut index: BTreeMap<S, usize> = BTreeMap::new();
+        let mut g = Graph {
+            states: Vec::new(),
+            end: Vec::new(),
+            next: Vec::new(),
+        };
+        let start = e.start();
+        index.insert(start.clone(), 0);
+        g.end.push(e.end(&start));
+        g.states.push(start);
+        g.next.push(Vec::new());
+        let mut i = 0;
+        while i < g.states.len() {
+            if g.end[i].is_none() {
+                let law = e.round_law(&g.states[i])?;
+                let mut out = Vec::with_capacity(law.len());
+                for (s, p) in law.iter() {
+                    let j = match index.get(s) {
+                        Some(&j) => j,
+                        None => {
+                            let j = g.states.len();
+                            if j >= limits.max_states {
+                                return Err(Error::TooComplex {
+                                    what: "the states of an encounter",
+                                    work: j as u64 + 1,
+                                    max: limits.max_states as u64,
+                                });
+                            }
+                            index.insert(s.clone(), j);
+                            g.end.push(e.end(s));
+                            g.states.push(s.clone());
+                            g.next.push(Vec::new());
+                            j
+                        }
+                    };
+                    out.push((j, p));
+                }
+                g.next[i] = out;
+            }
+            i += 1;
+        }
+        Ok(g)
+    }
+
+    /// The distinct ends, in order.
+    fn end_kinds(&self) -> Vec<O> {
+        let mut v: Vec<O> = self.end.iter().flatten().cloned().collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// For every state, P(each end) and the expected rounds to the end (`None` where an end
+    /// may never come), component by component in reverse topological order.
+    #[allow(clippy::type_complexity)]
+    fn solve(
+        &self,
+        ends: &[O],
+        limits: EncounterLimits,
+    ) -> Result<(Vec<Vec<f64>>, Vec<Option<f64>>), Error> {
+        let n = self.states.len();
+        let k = ends.len();
+        let mut absorb = vec![vec![0.0; k]; n];
+        let mut expected: Vec<Option<f64>> = vec![None; n];
+        for (i, e) in self.end.iter().enumerate() {
+            if let Some(e) = e {
+                let kind = ends.binary_search(e).unwrap_or(0);
+                absorb[i][kind] = 1.0;
+                expected[i] = Some(0.0);
+            }
+        }
+        for comp in self.components() {
+            if comp.len() == 1 && self.end[comp[0]].is_some() {
+                continue;
+            }
+            let m = comp.len();
+            if m > limits.max_component {
+                return Err(Error::TooComplex {
+                    what: "a loop of states in an encounter",
+                    work: m as u64,
+                    max: limits.max_component as u64,
+                });
+            }
+            let pos: BTreeMap<usize, usize> =
+                comp.iter().enumerate().map(|(a, &s)| (s, a)).collect();
+            // (I − Q) X = B, with k + 1 right-hand sides: the ends, then the rounds.
+            let mut a = vec![vec![0.0; m]; m];
+            let mut b = vec![vec![0.0; k + 1]; m];
+            let mut finite = vec![true; m];
+            let mut leaves = false;
+            for (r, &s) in comp.iter().enumerate() {
+                a[r][r] += 1.0;
+                b[r][k] = 1.0;
+                for &(t, p) in &self.next[s] {
+                    match pos.get(&t) {
+                        Some(&c) => a[r][c] -= p,
+                        None => {
+                            leaves = true;
+                            for (bk, x) in b[r].iter_mut().zip(&absorb[t]) {
+                                *bk += p * x;
+                            }
+                            match expected[t] {
+                                Some(x) => b[r][k] += p * x,
+                                None => finite[r] = false,
+                            }
+                        }
+                    }
+                }
+            }
+            if !leaves {
+                // A closed loop: no end is ever reached from it.
+                continue;
+            }
+            let x = gauss(a, b);
+            let any_infinite = finite.iter().any(|f| !f);
+            for (r, &s) in comp.iter().enumerate() {
+                let row = &x[r];
+                absorb[s] = row[..k].to_vec();
+                let reach: f64 = row[..k].iter().sum();
+                // Expected rounds are finite only where the end is certain.
+                expected[s] = (!any_infinite && (1.0 - reach).abs() < 1e-9).then(|| row[k]);
+            }
+        }
+        Ok((absorb, expected))
+    }
+
+    /// Strongly connected components of the non-final states and the final ones, each
+    /// emitted after every component it leads to (Tarjan's order), iteratively.
+    fn components(&self) -> Vec<Vec<usize>> {
+        let n = self.states.len();
+        let mut index = vec![usize::MAX; n];
+        let mut low = vec![0usize; n];
+        let mut on_stack = vec![false; n];
+        let mut stack = Vec::new();
+        let mut out = Vec::new();
+        let mut counter = 0;
+        for root in 0..n {
+            if index[root] != usize::MAX {
+                continue;
+            }
+            // (state, next edge to look at)
+            let mut call = vec![(root, 0usize)];
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut e)) = call.last_mut() {
+                if let Some(&(w, _)) = self.next[v].get(*e) {
+                    *e += 1;
+                    if index[w] == usize::MAX {
+                        index[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        call.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                } else {
+                    call.pop();
+                    if let Some(&(u, _)) = call.last() {
+                        low[u] = low[u].min(low[v]);
+                    }
+                    if low[v] == index[v] {
+                        let mut comp = Vec::new();
+                        while let Some(w) = stack.pop() {
+                            on_stack[w] = false;
+                            comp.push(w);
+                            if w == v {
+                                break;
+                            }
+                        }
+                        out.push(comp);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// P(the encounter ends after exactly `r` rounds), by pushing the mass forward round by
+    /// round.
+    fn rounds_law(&self, max_rounds: u32) -> Result<Dist<u32>, Error> {
+        let n = self.states.len();
+        let mut mass = vec![0.0; n];
+        let mut pairs = Vec::new();
+        if self.end[0].is_some() {
+            return Ok(Dist::certain(0));
+        }
+        mass[0] = 1.0;
+        let mut left = 1.0;
+        let mut round = 0u32;
+        while left > ROUNDS_TOLERANCE && round < max_rounds {
+            round += 1;
+            let mut next = vec![0.0; n];
+            for (s, &m) in mass.iter().enumerate() {
+                if m == 0.0 {
+                    continue;
+                }
+                for &(t, p) in &self.next[s] {
+                    next[t] += m * p;
+                }
+            }
+            let mut ended = 0.0;
+            left = 0.0;
+            for (t, x) in next.iter_mut().enumerate() {
+                if self.end[t].is_some() {
+                    ended += *x;
+                    *x = 0.0;
+                } else {
+                    left += *x;
+                }
+            }
+            if ended > 0.0 {
+                pairs.push((round, ended));
+            }
+            mass = next;
+        }
+        Dist::from_pairs_and_tail(pairs, left.max(0.0))
+    }
+}
+
+/// Solves `a·x = b` (square `a`, several right-hand sides) by Gaussian elimination with
+/// partial pivoting. A singular system (which a component with a way out never gives) leaves
+/// zeros.
+fn gauss(mut a: Vec<Vec<f64>>, mut b: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    let m = a.len();
+    for col in 0..m {
+        let pivot = (col..m)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let d = a[col][col];
+        if d == 0.0 {
+            continue;
+        }
+        for r in col + 1..m {
+            let f = a[r][col] / d;
+            if f == 0.0 {
+                continue;
+            }
+            let (top, bottom) = a.split_at_mut(r);
+            for (x, y) in bottom[0][col..].iter_mut().zip(&top[col][col..]) {
+                *x -= f * y;
+            }
+            let (top, bottom) = b.split_at_mut(r);
+            for (x, y) in bottom[0].iter_mut().zip(&top[col]) {
+                *x -= f * y;
+            }
+        }
+    }
+    let width = b.first().map_or(0, Vec::len);
+    let mut x = vec![vec![0.0; width]; m];
+    for r in (0..m).rev() {
+        let d = a[r][r];
+        for c in 0..width {
+            let mut s = b[r][c];
+            for j in r + 1..m {
+                s -= a[r][j] * x[j][c];
+            }
+            x[r][c] = if d == 0.0 { 0.0 } else { s / d };
+        }
+    }
+    x
+}
+
+/// One encounter played to its end: every state it went through, and how it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played<S, O> {
+    /// The states, the start first; one more per round played.
+    pub states: Vec<S>,
+    /// How it ended, or `None` if it was still going after the round cap.
+    pub end: Option<O>,
+}
+
+impl<S, O> Played<S, O> {
+    /// Rounds played.
+    pub fn rounds(&self) -> u32 {
+        u32::try_from(self.states.len().saturating_sub(1)).unwrap_or(u32::MAX)
+    }
+}
+
+impl<S: fmt::Display, O: fmt::Display> fmt::Display for Played<S, O> {
+    /// The start, then one line per round, then the end.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.states.iter().enumerate() {
+            if i == 0 {
+                writeln!(f, "start: {s}")?;
+            } else {
+                writeln!(f, "round {i}: {s}")?;
+            }
+        }
+        match &self.end {
+            Some(e) => write!(f, "end after {} rounds: {e}", self.rounds()),
+            None => write!(f, "still going after {} rounds", self.rounds()),
+        }
+    }
+}
+
+/// Plays `encounter` with the caller's RNG until it ends or `max_rounds` rounds have been
+/// played, keeping every state.
+pub fn play<E: Encounter, R: Rng + ?Sized>(
+    encounter: &E,
+    rng: &mut R,
+    max_rounds: u32,
+) -> Played<E::State, E::End> {
+    let mut states = vec![encounter.start()];
+    loop {
+        let now = &states[states.len() - 1];
+        if let Some(end) = encounter.end(now) {
+            return Played {
+                states,
+                end: Some(end),
+            };
+        }
+        if states.len() > max_rounds as usize {
+            return Played { states, end: None };
+        }
+        let next = encounter.play_round(now, rng);
+        states.push(next);
+    }
+}
+
+/// How one encounter played by [`PlayOut`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Ending<O> {
+    /// It ended so.
+    Ended(O),
+    /// It was still going at the round cap.
+    Capped,
+}
+
+impl<O: fmt::Display> fmt::Display for Ending<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ending::Ended(o) => write!(f, "{o}"),
+            Ending::Capped => f.write_str("still going at the round cap"),
+        }
+    }
+}
+
+/// An encounter as a [`Roll`]: each roll plays it to its end (at most `max_rounds` rounds,
+/// without keeping the states) and yields how it ended, so Monte Carlo estimates the law that
+/// [`end_law`] computes; [`Exact`] gives that law, the round cap's share in
+/// [`Ending::Capped`].
+#[derive(Clone, Debug)]
+pub struct PlayOut<E> {
+    encounter: E,
+    max_rounds: u32,
+}
+
+impl<E> PlayOut<E> {
+    /// `encounter`, played at most `max_rounds` rounds a roll.
+    ///
+    /// # Errors
+    /// [`Error::Cap`] when `max_rounds` is 0.
+    pub fn new(encounter: E, max_rounds: u32) -> Result<Self, Error> {
+        if max_rounds == 0 {
+            return Err(Error::Cap {
+                cap: 0,
+                max: u32::MAX,
+            });
+        }
+        Ok(PlayOut {
+            encounter,
+            max_rounds,
+        })
+    }
+
+    /// The encounter.
+    pub fn encounter(&self) -> &E {
+        &self.encounter
+    }
+}
+
+impl<E: Encounter> Roll for PlayOut<E>
+where
+    E::End: fmt::Debug + fmt::Display + core::hash::Hash,
+{
+    type Outcome = Ending<E::End>;
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> Ending<E::End> {
+        let mut state = self.encounter.start();
+        for _ in 0..self.max_rounds {
+            if let Some(end) = self.encounter.end(&state) {
+                return Ending::Ended(end);
+            }
+            state = self.encounter.play_round(&state, rng);
+        }
+        match self.encounter.end(&state) {
+            Some(end) => Ending::Ended(end),
+            None => Ending::Capped,
+        }
+    }
+}
+
+impl<E: Encounter> Exact for PlayOut<E>
+where
+    E::End: fmt::Debug + fmt::Display + core::hash::Hash,
+{
+    /// The law of how a roll ends: each end's chance of coming within the round cap, and
+    /// the rest (the chance of still going at the cap, and of never ending) as
+    /// [`Ending::Capped`]. Computed by pushing the mass forward round by round, at most
+    /// `max_rounds` rounds.
+    fn distribution(&self) -> Result<Dist<Ending<E::End>>, Error> {
+        let limits = EncounterLimits::default();
+        let g = Graph::explore(&self.encounter, limits)?;
+        let n = g.states.len();
+        let mut at: BTreeMap<E::End, f64> = BTreeMap::new();
+        let mut mass = vec![0.0; n];
+        mass[0] = 1.0;
+        for _ in 0..=self.max_rounds {
+            let mut next = vec![0.0; n];
+            for (s, &m) in mass.iter().enumerate() {
+                if m == 0.0 {
+                    continue;
+                }
+                match &g.end[s] {
+                    Some(e) => *at.entry(e.clone()).or_insert(0.0) += m,
+                    None => {
+                        for &(t, p) in &g.next[s] {
+                            next[t] += m * p;
+                        }
+                    }
+                }
+            }
+            mass = next;
+        }
+        // What was still going after `max_rounds` rounds (pushed one round further above,
+        // wherever it landed).
+        let capped: f64 = mass.iter().sum();
+        let pairs = at
+            .into_iter()
+            .map(|(e, p)| (Ending::Ended(e), p))
+            .chain(core::iter::once((Ending::Capped, capped)));
+        Dist::from_pairs(pairs)
+    }
+}
