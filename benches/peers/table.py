@@ -113,7 +113,7 @@ def main():
     medians = criterion_medians(target / "criterion")
     if not medians:
         sys.exit(f"no criterion results for {GROUP_PREFIX}* under {target / 'criterion'}; "
-                 "run `cargo bench -p dice-benches --bench peers` first")
+                 "run `cargo bench --manifest-path benches/compare/Cargo.toml --target-dir target --bench peers` first")
     icepool = args.icepool or target / "peers" / "icepool.json"
     if icepool.exists():
         for workload, row in icepool_medians(icepool).items():

@@ -28,8 +28,10 @@
 //! within 1e-12), and each roll's value against its bounds, so no column times a different
 //! question.
 //!
-//! Run with `cargo bench -p dice-benches --bench peers`; for the first table in the doc,
-//! `cargo bench -p dice-benches --bench peers -- --warm-up-time 1 --measurement-time 3`.
+//! This package (benches/compare) is outside the workspace, so that only this comparison
+//! builds the peer libraries. Run it from the repository's root with
+//! `cargo bench --manifest-path benches/compare/Cargo.toml --target-dir target --bench peers`;
+//! for the first table in the doc, add `-- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
 

@@ -1,0 +1,1 @@
+//! The side-by-side benches against other dice libraries: see `benches/peers.rs`.
