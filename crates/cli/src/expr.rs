@@ -37,7 +37,7 @@ Then the result: a number, or for a `vs` comparison below / equal / above.\n\n\
 The grammar (NdS, dF, d%, keep/drop khN klN dhN dlN, explode ! !! !>=N capN, reroll rN roN, \
 success counts >=N with failures fN, min/max clamps, streak(…), + - * /, min(), max(), vs) \
 is in docs/notation.md.",
-    after_help = "Examples:\n  dice roll 4d6kh3\n  dice roll 10d10>=8f1 --seed 7\n  dice roll 1d20 + 5 vs 15 --json"
+    after_help = "Examples:\n  dice roll 4d6kh3\n  dice roll '10d10>=8f1' --seed 7\n  dice roll 1d20 + 5 vs 15 --json\n\nQuote an expression that holds >, <, !, *, ( or ): the shell reads them itself."
 )]
 pub struct RollArgs {
     #[arg(value_name = "EXPR", required = true, num_args = 1.., help = EXPRESSION_HELP)]
@@ -55,7 +55,7 @@ Exact odds are computed, not sampled. Expressions too costly to compute exactly 
 products, keep/drop on exploding dice) are refused with a message: simulate them with \
 --monte-carlo, which rolls --trials times from --seed and gives each outcome a 95% \
 confidence interval (Wilson). Runs over a second show a progress bar on stderr.",
-    after_help = "Examples:\n  dice odds 4d6kh3\n  dice odds '1d20+5 vs 15'\n  dice odds 5d6!kh3 --monte-carlo --trials 200000 --seed 1\n  dice odds 2d6 --json"
+    after_help = "Examples:\n  dice odds 4d6kh3\n  dice odds '1d20+5 vs 15'\n  dice odds '5d6!kh3' --monte-carlo --trials 200000 --seed 1\n  dice odds 2d6 --json"
 )]
 pub struct OddsArgs {
     #[arg(value_name = "EXPR", required = true, num_args = 1.., help = EXPRESSION_HELP)]
@@ -178,7 +178,7 @@ fn exact(e: &Expression) -> Result<OddsReport, CliError> {
 
 /// Chunk size for a run of `trials`: small enough that the progress bar moves (rounds of
 /// 64 chunks), large enough that the per-chunk cost does not matter.
-fn chunk_size(trials: u64) -> u64 {
+pub(crate) fn chunk_size(trials: u64) -> u64 {
     (trials / 6_400).clamp(1_024, dice_sim::DEFAULT_CHUNK_SIZE)
 }
 
