@@ -190,7 +190,11 @@ fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, Cli
     let mut bar = ProgressBar::new();
     let est = sim.run_with_progress(e, |p| {
         bar.update(p.done, p.total);
-        ControlFlow::Continue(())
+        if crate::progress::interrupted() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     bar.finish();
     if est.histogram().is_saturated() {
@@ -220,6 +224,12 @@ fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, Cli
     if numeric {
         report.mean = Some(est.mean());
         report.std_dev = Some(est.std_dev());
+    }
+    if est.cancelled() {
+        report.notes.push(format!(
+            "stopped by Ctrl-C after {} of {trials}",
+            crate::progress::trials_text(est.trials())
+        ));
     }
     report.method = Method::MonteCarlo {
         seed,

@@ -5,6 +5,8 @@
 //! first update whatever stderr is (for tests and for watching a run through a pipe).
 
 use std::io::{IsTerminal, Write};
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::render::bar;
@@ -25,6 +27,39 @@ enum When {
     Always,
 }
 
+/// Set by Ctrl-C during a run (see [`interrupted`]).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler (once per process): the first Ctrl-C asks the running
+/// simulation to stop at its next chunk, so the bar's line is ended and the trials done so far
+/// are reported as a cancelled run; a second one exits at once (status 130).
+fn catch_ctrl_c() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Without a handler (no signal support), Ctrl-C keeps its default: the process ends.
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                let _ = writeln!(std::io::stderr());
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+/// Whether Ctrl-C was pressed since the run began: the run's progress hook then breaks.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// "1 trial", "2 trials".
+pub fn trials_text(n: u64) -> String {
+    if n == 1 {
+        "1 trial".to_owned()
+    } else {
+        format!("{n} trials")
+    }
+}
+
 /// A progress bar on stderr.
 #[derive(Debug)]
 pub struct ProgressBar {
@@ -34,8 +69,10 @@ pub struct ProgressBar {
 }
 
 impl ProgressBar {
-    /// A bar that has not been drawn yet; the clock starts now.
+    /// A bar that has not been drawn yet; the clock starts now, and Ctrl-C from now on stops
+    /// the run cleanly ([`interrupted`]).
     pub fn new() -> ProgressBar {
+        catch_ctrl_c();
         let when = match std::env::var("DICE_PROGRESS").as_deref() {
             Ok("never") => When::Never,
             Ok("always") => When::Always,
@@ -68,12 +105,18 @@ impl ProgressBar {
         let pad = WIDTH.saturating_sub(drawn.chars().count());
         let mut err = std::io::stderr().lock();
         // A failed write to stderr is not worth failing the run for.
+        let elapsed = self.start.elapsed().as_secs_f64();
+        // The time left, from the pace so far.
+        let left = if fraction > 0.0 && fraction < 1.0 {
+            format!(", about {:.0} s left", elapsed * (1.0 - fraction) / fraction)
+        } else {
+            String::new()
+        };
         let _ = write!(
             err,
-            "\r[{drawn}{}] {:>3.0}%  {done}/{total} trials  {:.1} s",
+            "\r[{drawn}{}] {:>3.0}%  {done}/{total} trials  {elapsed:.1} s{left}   ",
             " ".repeat(pad),
             fraction * 100.0,
-            self.start.elapsed().as_secs_f64()
         );
         let _ = err.flush();
         self.drawn = true;

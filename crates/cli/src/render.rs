@@ -92,7 +92,8 @@ fn odds_text(o: &OddsReport) -> String {
             confidence,
             ..
         } => format!(
-            "Monte Carlo estimate, {trials} trials, {:.0}% confidence intervals, seed {}",
+            "Monte Carlo estimate, {}, {:.0}% confidence intervals, seed {}",
+            crate::progress::trials_text(trials),
             confidence * 100.0,
             seed.value
         ),
