@@ -109,7 +109,9 @@ fn main() -> Result<(), Error> {
         let defends = conflict.participant(defender)?.action_points > 0;
         if defends {
             conflict.oppose(defender, 1)?;
-            let parry = Opposition::new(def.dice.base().unwrap_or(0), def.locomotion())?;
+            // The parrying weapon's Difficulty applies to the parry too (L2366).
+            let parry = Opposition::new(def.dice.base().unwrap_or(0), def.locomotion())?
+                .with_difficulty(def.weapon.difficulty())?;
             attack = attack.opposed_by(parry);
         }
         let roll = attack.roll_test(&mut rng);
@@ -119,7 +121,7 @@ fn main() -> Result<(), Error> {
             CombatAction::MeleeAttack
         );
 
-        let mut outcome = TurnOutcome::from_net(roll.net, defends.then_some(defender));
+        let mut outcome = TurnOutcome::from_roll(&roll, defends.then_some(defender));
         match roll.result() {
             TestResult::Won(n) => {
                 // The first success hits; the rest lower the Durability Save (L2222).

@@ -347,6 +347,47 @@ pub struct MaxInspiration {
     pub restricted: Option<(u8, &'static str)>,
 }
 
+/// Which value of a program's Maximum Inspiration column applies (L818–872): most programs
+/// have one; Carousing, Craft, Dancing, Etiquette and Labor have a lower second value for
+/// some uses (L827, L833, L834, L838, L851), which [`MaxInspiration::restricted`] names.
+///
+/// ```
+/// use dice_robots_and_rapiers::{InspirationCase, Program};
+/// let dancing = Program::Dancing.max_inspiration().unwrap();
+/// assert_eq!(dancing.limit(InspirationCase::Usual), 4);      // "4: Free Style"
+/// assert_eq!(dancing.limit(InspirationCase::Restricted), 2); // "2: Formal"
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum InspirationCase {
+    /// The column's usual (first) value.
+    #[default]
+    Usual,
+    /// The column's lower value, where the case it names holds: Core Social (genteel) for
+    /// Carousing and Labor, advanced crafts, formal dances, an Etiquette specialty that does
+    /// not match the robot's Core Social. The usual value for programs with one value.
+    Restricted,
+}
+
+impl MaxInspiration {
+    /// The most Inspiration points one roll may spend in `case`.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{InspirationCase, Program};
+    /// let craft = Program::Craft.max_inspiration().unwrap();
+    /// assert_eq!((craft.limit(InspirationCase::Usual), craft.limit(InspirationCase::Restricted)), (3, 2));
+    /// let fencing = Program::Fencing.max_inspiration().unwrap();
+    /// assert_eq!(fencing.limit(InspirationCase::Restricted), 3);
+    /// ```
+    pub const fn limit(self, case: InspirationCase) -> u8 {
+        match (case, self.restricted) {
+            (InspirationCase::Restricted, Some((lower, _))) => lower,
+            _ => self.usual,
+        }
+    }
+}
+
 impl fmt::Display for MaxInspiration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.usual)?;

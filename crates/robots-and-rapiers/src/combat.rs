@@ -497,6 +497,36 @@ impl Firearm {
             _ => None,
         }
     }
+    /// The Damage rating a burst does to a robot `distance_feet` from where it lands
+    /// (L2416): "full damage if within 1/2 of this radius" (the weapon's Damage), "reduced
+    /// damage (as indicated by the number in parenthesis …) beyond this out to its maximum
+    /// radius" (A48: it replaces the Damage rating), nothing beyond the radius (`None`).
+    /// `None` too for a weapon without a burst. The radii are the rulebook's "roughly" 10',
+    /// 20' and 30'; the boundaries count as inside.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::Firearm;
+    /// // A Medium Cannon (+3, burst Medium (+1), 20').
+    /// let c = Firearm::MediumCannon;
+    /// assert_eq!((c.burst_damage_at(10), c.burst_damage_at(11), c.burst_damage_at(20)), (Some(3), Some(1), Some(1)));
+    /// assert_eq!(c.burst_damage_at(21), None);
+    /// assert_eq!(Firearm::Pistol.burst_damage_at(0), None);
+    /// ```
+    pub const fn burst_damage_at(self, distance_feet: u32) -> Option<i32> {
+        match self.burst() {
+            Some((burst, reduced)) => {
+                let radius = burst.radius_feet();
+                if 2 * distance_feet as u64 <= radius as u64 {
+                    Some(self.damage())
+                } else if distance_feet <= radius {
+                    Some(reduced)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        }
+    }
     /// The fixed Difficulty: 2 for an unbraced Heavy Musket (L2432).
     ///
     /// ```

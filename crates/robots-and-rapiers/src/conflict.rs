@@ -610,7 +610,13 @@ impl fmt::Display for TurnOrder {
 /// assert_eq!(combat_ap_tn(3, 3, &r), 5);
 /// ```
 pub fn combat_ap_tn(my_side: u32, their_side: u32, rules: &Rules) -> i32 {
-    let (m, t) = (u64::from(my_side), u64::from(their_side));
+    outnumbering_tn(u64::from(my_side), u64::from(their_side), rules)
+}
+
+/// [`combat_ap_tn`] on any two magnitudes (the comparisons are unchanged when both are
+/// multiplied by the same number).
+fn outnumbering_tn(m: u64, t: u64, rules: &Rules) -> i32 {
+    let (m, t) = (u128::from(m), u128::from(t));
     let (double, half) = match rules.outnumbering {
         Outnumbering::Inclusive => (m >= 2 * t, 2 * m <= t),
         Outnumbering::Strict => (m > 2 * t, 2 * m < t),
@@ -637,6 +643,37 @@ pub fn combat_ap_tn(my_side: u32, their_side: u32, rules: &Rules) -> i32 {
 /// ```
 pub fn social_ap_tn(class: u32, mean: u32, rules: &Rules) -> i32 {
     10 - combat_ap_tn(class, mean, rules)
+}
+
+/// The social Base Action Point TN against the exact mean of the Anthropoid Classes present
+/// (L369–372, L2549–2552): [`social_ap_tn`] without rounding the mean, which "may be set by
+/// the GM if the actual numbers in question are unknown" (then use [`social_ap_tn`]). The
+/// robot's own class is among `classes` if it counts towards the mean.
+///
+/// # Errors
+/// [`Error::NotAllowed`] for an empty list (no mean).
+///
+/// ```
+/// use dice_robots_and_rapiers::{Rules, social_ap_tn_among};
+/// let r = Rules::default();
+/// // A salon of classes 5 and 6 (mean 5.5): a class-5 robot is below the mean (TN 4) —
+/// // rounding the mean to 5 would have made it equal (TN 5).
+/// assert_eq!(social_ap_tn_among(5, &[5, 6], &r)?, 4);
+/// // Classes 2 and 3 (mean 2.5): class 5 is "2x greater" (TN 7).
+/// assert_eq!(social_ap_tn_among(5, &[2, 3], &r)?, 7);
+/// assert!(social_ap_tn_among(5, &[], &r).is_err());
+/// # Ok::<(), dice_robots_and_rapiers::Error>(())
+/// ```
+pub fn social_ap_tn_among(class: u32, classes: &[u32], rules: &Rules) -> Result<i32, Error> {
+    if classes.is_empty() {
+        return Err(Error::NotAllowed(
+            "the mean Anthropoid Class of no robots (L369): give the classes present",
+        ));
+    }
+    let n = classes.len() as u64;
+    let sum: u64 = classes.iter().map(|&c| u64::from(c)).sum();
+    // class against sum / n, compared as class × n against sum.
+    Ok(10 - outnumbering_tn(u64::from(class) * n, sum, rules))
 }
 
 /// A Base Action Point roll (L305–310, L2087–2105): (Processor + Self Awareness) d10s —
@@ -966,7 +1003,11 @@ pub enum TurnOutcome {
 }
 
 impl TurnOutcome {
-    /// From the acting Test's net successes and its defender.
+    /// From the acting Test's net successes and its defender: positive, the actor won; negative
+    /// with a defender, the defender won. Exact only when neither side has a Difficulty (then
+    /// a negative net means the defender out-rolled the actor); with a Difficulty use
+    /// [`TurnOutcome::from_roll`], which does not give the defender a failure the Difficulty
+    /// caused (L2136, L1509).
     ///
     /// ```
     /// use dice_robots_and_rapiers::TurnOutcome;
@@ -976,6 +1017,34 @@ impl TurnOutcome {
         match (net.cmp(&0), defender) {
             (Ordering::Greater, _) => TurnOutcome::ActorWon,
             (Ordering::Less, Some(d)) => TurnOutcome::DefenderWon(d),
+            _ => TurnOutcome::NoRight,
+        }
+    }
+    /// From the acting Test's roll and its defender: the actor won with at least 1 net
+    /// success (L2135: "won the roll (or was unopposed and rolled at least 1 success)");
+    /// the defender won when the successes his roll has left after its own Difficulty
+    /// ([`crate::OpposingRoll::left`]) exceed the actor's successes (L2136; L1505: "The
+    /// successes of the two rolls cancel and the winner is the robot who has successes
+    /// remaining"). The actor's Difficulty is an "Unrolled Opposed Roll" (L1509), the
+    /// GM's, not the defender's: an actor who out-rolls the defender but fails against the
+    /// Difficulty gives no one the first right. A tie between the rolls gives none (A42).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Opposition, Test, TurnOutcome};
+    /// let t = Test::new(3, 5)?.with_difficulty(2)?.opposed_by(Opposition::new(3, 5)?);
+    /// // 3 successes against 2 and Difficulty 2: net −1, but the defender lost the roll.
+    /// let r = t.resolve_opposed(&[1, 2, 3], &[1, 2, 9])?;
+    /// assert_eq!((r.net, TurnOutcome::from_roll(&r, Some(4))), (-1, TurnOutcome::NoRight));
+    /// let r = t.resolve_opposed(&[1, 2, 9], &[1, 2, 3])?;
+    /// assert_eq!(TurnOutcome::from_roll(&r, Some(4)), TurnOutcome::DefenderWon(4));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn from_roll(roll: &crate::test::TestRoll, defender: Option<usize>) -> TurnOutcome {
+        if roll.net > 0 {
+            return TurnOutcome::ActorWon;
+        }
+        match (&roll.opposing, defender) {
+            (Some(o), Some(d)) if o.left() > roll.successes => TurnOutcome::DefenderWon(d),
             _ => TurnOutcome::NoRight,
         }
     }
@@ -1161,15 +1230,29 @@ impl Conflict {
     /// order. It pays 1 Action Point and moves to the top; the others "keep their Action
     /// Point". Returns who paid (`None` if no one asked).
     ///
+    /// An announcer who may not pay is left out and the others still compete: a surprised
+    /// robot that has not bought off its Perception loss ("they may not Pay for Turn until
+    /// the Perception Loss is bought off", L329, L2054), even one holding the first right,
+    /// and a robot without an Action Point to spend. Only when no announcer may pay is the
+    /// announcement refused, with the first announcer's reason.
+    ///
     /// # Errors
-    /// [`Error::NotAllowed`] before the first turn of the engagement (L2139) or for a
-    /// surprised robot that has not bought off its Perception loss (L329);
-    /// [`Error::CannotPay`] for a robot without Action Points.
+    /// [`Error::NoSuchParticipant`] for an announcer not in the conflict;
+    /// [`Error::NotAllowed`] before the first turn of the engagement (L2139), or when every
+    /// announcer is left out and the first is surprised; [`Error::CannotPay`] when every
+    /// announcer is left out and the first has no Action Points. Nothing changes on an
+    /// error.
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder};
+    /// use dice_robots_and_rapiers::{Conflict, Participant, TurnOrder, TurnOutcome};
     /// let mut c = Conflict::new(vec![Participant::new("x", 1, 1)], TurnOrder::from_list(vec![0]))?;
     /// assert!(c.pay_for_turn(&[0]).is_err()); // "No one can buy initiative until after that turn"
+    /// // A surprised robot is left out; the other announcer pays.
+    /// let ps = vec![Participant { surprise_loss: 2, ..Participant::new("x", 3, 5) }, Participant::new("y", 3, 5)];
+    /// let mut c = Conflict::new(ps, TurnOrder::from_list(vec![1, 0]))?;
+    /// c.end_turn(TurnOutcome::NoRight);
+    /// assert_eq!(c.pay_for_turn(&[0, 1])?, Some(1));
+    /// assert!(c.pay_for_turn(&[0]).is_err());
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn pay_for_turn(&mut self, wanting: &[usize]) -> Result<Option<usize>, Error> {
@@ -1178,25 +1261,40 @@ impl Conflict {
                 "no one can Pay for Turn before the first turn of an engagement (L2139)",
             ));
         }
+        let mut eligible = Vec::with_capacity(wanting.len());
+        let mut refused = None;
         for &w in wanting {
             let p = self.participant(w)?;
-            if p.surprise_loss > 0 {
-                return Err(Error::NotAllowed(
+            let reason = if p.surprise_loss > 0 {
+                Some(Error::NotAllowed(
                     "a surprised robot cannot Pay for Turn until it has bought off its \
                      Perception loss (L329, L2054)",
-                ));
-            }
-            if p.action_points == 0 {
-                return Err(Error::CannotPay {
+                ))
+            } else if p.action_points == 0 {
+                Some(Error::CannotPay {
                     what: "Pay for Turn",
                     cost: 1,
                     have: 0,
-                });
+                })
+            } else {
+                None
+            };
+            match reason {
+                Some(e) => {
+                    refused.get_or_insert(e);
+                }
+                None => eligible.push(w),
             }
         }
-        let payer = match self.first_right.filter(|f| wanting.contains(f)) {
+        if eligible.is_empty() {
+            return match refused {
+                Some(e) => Err(e),
+                None => Ok(None),
+            };
+        }
+        let payer = match self.first_right.filter(|f| eligible.contains(f)) {
             Some(f) => Some(f),
-            None => wanting
+            None => eligible
                 .iter()
                 .copied()
                 .min_by_key(|&w| self.order.position(w).unwrap_or(usize::MAX)),

@@ -36,9 +36,9 @@
 //! |---|---|---|---|
 //! | §1.1, §1.6 | L187–189, L1434–1438 | pool: Program + Core, Core alone, no dice | [`Dice`], [`Test::from_dice`], [`pool_size`] |
 //! | §1.2–§1.4 | L193–198, L1465–1467 | TN, success ≤ TN, ones as Inspiration, Exertion | [`Test`], [`TestRoll::take_inspiration`], [`Test::exerted`] |
-//! | §1.5 | L1205–1214, L1444–1457 | Inspiration Rolls | [`InspirationRoll`], [`Program::max_inspiration`] |
-//! | §1.7 | L1471–1485 | related programs | [`RelatedPrograms`] |
-//! | §1.8 | L203–206, L1503–1531, L2129, L2489 | opposition, Difficulty, ties, chains, guideline | [`Opposition`], [`TestResult`], [`ChainedTest`], [`guideline_difficulty`] |
+//! | §1.5 | L1205–1214, L1444–1457, L827–851 | Inspiration Rolls, the lower maxima | [`InspirationRoll`], [`Program::max_inspiration`], [`InspirationCase`] |
+//! | §1.7 | L1471–1485, L2290–2294 | related programs, aiming chains | [`RelatedPrograms`], [`RelatedPrograms::aiming`] |
+//! | §1.8 | L203–206, L1503–1531, L2129, L2489 | opposition (with its own Difficulty, L2366), Difficulty, ties, chains, guideline | [`Opposition`], [`TestResult`], [`ChainedTest`], [`guideline_difficulty`] |
 //! | §1.9, §1.10 | L809–816, L1487–1501 | extra time, sensitivities | [`ExtraTime`], [`Sensitivity`], [`tactile_dice`] |
 //! | §1.11 | L208–228, L1533–1745 | what successes buy | [`Ledger`], [`Faster`], [`Breadth`], [`spread_multiple`], [`parallel_bonus`] |
 //! | §1.12 | L818–872 | the program list | [`Program`], [`Core`] |
@@ -46,9 +46,9 @@
 //! | §2.5–§2.7 | L256–262, L1832–1926 | Durability, EMP loss to 0 (L253, L2388), malfunctions, shutdown, reactivation, memory | [`DurabilitySave`], [`DurabilityRoll`], [`MalfunctionTable`], [`Chassis`], [`ShutdownOverride`], [`SelfReactivation`], [`assisted_reactivation_minutes`], [`MemoryLoss`], [`ProgramLoss`] |
 //! | §2.9, §2.10 | L1124–1148, L1880–1882, L2331 | Role / Self Awareness Saves, poor footing, ridicule | [`RoleSave`], [`Compulsion`], [`poor_footing`], [`ridicule_dice`] |
 //! | §3.1 | L291–299, L1992–2041 | turn order, tie-breaks, newcomers | [`Senses`], [`Lighting`], [`Ranking`], [`TurnOrder`] |
-//! | §3.2–§3.5 | L301–321, L2083–2196 | Base AP, spending, Pay for Turn, regaining, breaks | [`BaseActionPoints`], [`combat_ap_tn`], [`Conflict`], [`TurnOutcome`] |
+//! | §3.2–§3.5 | L301–321, L2083–2196 | Base AP, spending, Pay for Turn, regaining, breaks | [`BaseActionPoints`], [`combat_ap_tn`], [`Conflict`], [`TurnOutcome::from_roll`] |
 //! | §3.6, §3.7 | L323–339, L2043–2081, L2145–2156 | ambush, surprise, reaction saves | [`ambush_save_tn`], [`Surprise`], [`Reaction`] |
-//! | §3.9 | L364–373, L2538–2553 | social conflicts: order, tie die (A16), Etiquette Save (A17), AP TN | [`ConflictKind`], [`Ranking::social`], [`TurnOrder::initial_for`], [`social_ap_tn`] |
+//! | §3.9 | L364–373, L2538–2553 | social conflicts: order, tie die (A16), Etiquette Save (A17), AP TN | [`ConflictKind`], [`Ranking::social`], [`TurnOrder::initial_for`], [`social_ap_tn`], [`social_ap_tn_among`] |
 //! | §4 | L341–351, L2198–2463 | combat actions, weapons, armour, damage, knockdown | [`CombatAction`], [`MeleeWeapon`], [`Firearm`], [`Armor`], [`DamageProcedure`], [`StrayShot`], [`range_difficulty`], [`reach_difficulty`] |
 //!
 //! ## Rulings
@@ -58,7 +58,8 @@
 //! A7 (TN clamped for the odds), A15 (the action declares the save), A20 (the repairer's
 //! Articulation; retries), A21 ([`Sensitivity::dice`]), A23 ([`tactile_dice`]), A36, A37
 //! ([`ProgramLoss`], [`MemoryLoss`]), A41 ([`spread_multiple`]), A42 ([`TurnOutcome`]),
-//! A43 (dice), A44 (program aliases), A47, A48 ([`range_difficulty`], [`Firearm::burst`]),
+//! A43 (dice), A44 (program aliases), A47, A48 ([`range_difficulty`], [`Firearm::burst`],
+//! [`Firearm::burst_damage_at`]),
 //! A53 ([`pool_size`]), A54 ([`ridicule_dice`]).
 //!
 //! ## Exact odds
@@ -89,7 +90,9 @@ mod rules;
 mod save;
 mod test;
 
-pub use attribute::{Attribute, Core, MaxInspiration, Program, Sensitivity, tactile_dice};
+pub use attribute::{
+    Attribute, Core, InspirationCase, MaxInspiration, Program, Sensitivity, tactile_dice,
+};
 pub use combat::{
     Armor, AttackType, Burst, CombatAction, DamageProcedure, Firearm, MeleeWeapon, OFF_HAND_AP,
     StrayShot, TargetSize, knockdown_save, poor_footing, range_difficulty, reach_difficulty,
@@ -98,6 +101,7 @@ pub use combat::{
 pub use conflict::{
     BaseActionPoints, Conflict, ConflictKind, Lighting, MAX_PARTICIPANTS, Participant, Ranking,
     Reaction, Senses, Surprise, TurnOrder, TurnOutcome, ambush_save_tn, combat_ap_tn, social_ap_tn,
+    social_ap_tn_among,
 };
 pub use damage::{
     Chassis, DamageKind, DamageOutcome, DurabilityRoll, DurabilitySave, MAX_MALFUNCTIONS,

@@ -14,6 +14,8 @@ pub const MAX_CHAIN: usize = 16;
 /// the successes from his roll canceled by his own opposer before using any remaining
 /// successes to cancel those of the initially acting robot". The first opposer opposes the
 /// actor, the second opposes the first, and so on; an opposer's successes never go below 0.
+/// An opposer with a Difficulty of its own ([`Opposition::with_difficulty`], a parrying
+/// weapon's, L2366) loses that many successes as well before it cancels the next one down.
 /// The actor may not oppose its own opposer (L2129): the chain holds other robots.
 ///
 /// An opposition already on the actor's [`Test`] ([`Test::opposed_by`]) is the first
@@ -122,9 +124,21 @@ impl ChainedTest {
         }
         Ok(dice_core::cancel(
             mine,
-            Self::remaining(&counts),
+            self.remaining_after_difficulties(&counts),
             self.actor.difficulty(),
         ))
+    }
+
+    /// [`ChainedTest::remaining`] with each opposer's own Difficulty taken from its
+    /// successes first.
+    fn remaining_after_difficulties(&self, successes: &[u32]) -> u32 {
+        successes
+            .iter()
+            .zip(&self.chain)
+            .rev()
+            .fold(0u32, |later, (&s, o)| {
+                o.successes_left(s).saturating_sub(later)
+            })
     }
 }
 
@@ -139,7 +153,7 @@ impl Roll for ChainedTest {
         }
         dice_core::cancel(
             mine,
-            Self::remaining(&counts[..self.chain.len()]),
+            self.remaining_after_difficulties(&counts[..self.chain.len()]),
             self.actor.difficulty(),
         )
     }
@@ -147,11 +161,12 @@ impl Roll for ChainedTest {
 
 impl Exact for ChainedTest {
     /// Folds the chain from its far end with [`Dist::difference`], flooring each opposer at
-    /// 0, then subtracts the remainder (and the Difficulty) from the actor's law.
+    /// 0 (its own Difficulty taken first), then subtracts the remainder (and the Difficulty)
+    /// from the actor's law.
     fn distribution(&self) -> Result<Dist<i64>, dice_core::Error> {
         let mut remaining: Dist<i64> = Dist::certain(0);
         for o in self.chain.iter().rev() {
-            let law = o.pool().distribution()?;
+            let law = o.pool().distribution()?.map(|&s| o.successes_left(s));
             remaining = law.difference(&remaining).map(|&x| x.max(0));
         }
         let mine = self.actor.cancellation().actor().distribution()?;
@@ -222,6 +237,66 @@ impl RelatedPrograms {
             most = check_dice(most.saturating_add(s.dice()))?;
         }
         Ok(RelatedPrograms { steps, main })
+    }
+
+    /// A series of aiming Tests rolled over into a shot (L2290–2294): "a series of aiming
+    /// Tests can augment each other daisy-chain fashion (serial) with the last test
+    /// augmenting the shot. Each successive Aiming Test has a cumulative +1 Difficulty" —
+    /// read as +0 on the first aiming Test, +1 on the second, +2 on the third, … added to
+    /// each Test's own Difficulty — and "the … Difficulty Penalty for successive Aiming
+    /// Tests can be avoided if the weapon is braced" (`braced`: no added Difficulty; the
+    /// Fine Motor Sensitive penalty dice, L2294, are the caller's pool). Aiming Tests in
+    /// parallel on one shot are not allowed (L2292), so there is no parallel form.
+    ///
+    /// # Errors
+    /// As [`RelatedPrograms::new`]; [`Error::OutOfRange`] if a Difficulty would pass
+    /// [`crate::MAX_POOL`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// let aim = Test::new(4, 5)?; // Firearms vs Processor (L2287)
+    /// let shot = Test::new(4, 6)?; // the shot vs Perception
+    /// let chain = RelatedPrograms::aiming(vec![aim.clone(), aim.clone(), aim.clone()], shot.clone(), false)?;
+    /// let d: Vec<u32> = chain.steps().iter().map(Test::difficulty).collect();
+    /// assert_eq!(d, [0, 1, 2]);
+    /// let braced = RelatedPrograms::aiming(vec![aim.clone(), aim], shot, true)?;
+    /// assert!(braced.steps().iter().all(|t| t.difficulty() == 0));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn aiming(aims: Vec<Test>, shot: Test, braced: bool) -> Result<Self, Error> {
+        let mut steps = Vec::with_capacity(aims.len());
+        for (i, aim) in aims.into_iter().enumerate() {
+            if braced || i == 0 {
+                steps.push(aim);
+            } else {
+                let added = u32::try_from(i).unwrap_or(u32::MAX);
+                let d = aim.difficulty().saturating_add(added);
+                steps.push(aim.with_difficulty(d)?);
+            }
+        }
+        Self::new(steps, shot)
+    }
+
+    /// The augmenting rolls, in order (without their bonus dice).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// assert_eq!(RelatedPrograms::new(vec![Test::new(2, 5)?], Test::new(1, 5)?)?.steps().len(), 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn steps(&self) -> &[Test] {
+        &self.steps
+    }
+
+    /// The main roll (without its bonus dice).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{RelatedPrograms, Test};
+    /// assert_eq!(RelatedPrograms::new(vec![], Test::new(1, 5)?)?.main().dice(), 1);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn main(&self) -> &Test {
+        &self.main
     }
 
     fn with_bonus(t: &Test, bonus: u32) -> Test {

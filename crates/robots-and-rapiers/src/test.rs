@@ -13,7 +13,7 @@ use dice_core::{
     SuccessPool, cancel,
 };
 
-use crate::attribute::Program;
+use crate::attribute::{InspirationCase, Program};
 use crate::error::Error;
 use crate::ledger::Ledger;
 use crate::rules::Rules;
@@ -249,13 +249,22 @@ impl fmt::Display for ExtraTime {
 }
 
 /// An opposing roll: another robot's (or the environment's) dice against its own TN
-/// (L203–204, L2483).
+/// (L203–204, L2483), with the Difficulty of its own roll, if any: a parry with a heavy
+/// weapon carries the weapon's Difficulty, "additional fixed Difficulty to all rolls made
+/// with the weapon that involve the weapon being employed aggressively or defensively"
+/// (L2366). That Difficulty cancels the opposing roll's own successes first (automatic
+/// opposed successes, L205; as an opposer's opposer does, L2129), never below 0; what is
+/// left cancels the actor's.
 ///
 /// ```
-/// use dice_robots_and_rapiers::Opposition;
+/// use dice_robots_and_rapiers::{MeleeWeapon, Opposition};
 /// let o = Opposition::new(6, 5)?;
-/// assert_eq!((o.dice(), o.tn()), (6, 5));
+/// assert_eq!((o.dice(), o.tn(), o.difficulty()), (6, 5, 0));
 /// assert_eq!(o.to_string(), "6d10 vs TN 5");
+/// // Parrying with a Mono Great Sword: Difficulty 3 on the parry (L2354, L2366).
+/// let parry = o.with_difficulty(MeleeWeapon::MonoGreatSword.difficulty())?;
+/// assert_eq!(parry.to_string(), "6d10 vs TN 5 (Difficulty 3)");
+/// assert_eq!((parry.successes_left(5), parry.successes_left(2)), (2, 0));
 /// # Ok::<(), dice_robots_and_rapiers::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -263,6 +272,8 @@ impl fmt::Display for ExtraTime {
 pub struct Opposition {
     dice: u32,
     tn: i32,
+    #[cfg_attr(feature = "serde", serde(default))]
+    difficulty: u32,
 }
 
 impl Opposition {
@@ -279,7 +290,52 @@ impl Opposition {
         Ok(Opposition {
             dice: check_dice(dice)?,
             tn: check_tn("an opposing TN", tn)?,
+            difficulty: 0,
         })
+    }
+    /// The same opposing roll with a Difficulty of its own (L2366: the parrying weapon's;
+    /// L205: automatic successes against it). Replaces any Difficulty set before.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] above [`MAX_POOL`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::Opposition;
+    /// assert_eq!(Opposition::new(3, 4)?.with_difficulty(2)?.difficulty(), 2);
+    /// assert!(Opposition::new(3, 4)?.with_difficulty(5000).is_err());
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn with_difficulty(self, difficulty: u32) -> Result<Self, Error> {
+        if difficulty > MAX_POOL {
+            return Err(Error::OutOfRange {
+                what: "an opposing roll's Difficulty",
+                value: i64::from(difficulty),
+                min: 0,
+                max: i64::from(MAX_POOL),
+            });
+        }
+        Ok(Opposition { difficulty, ..self })
+    }
+    /// The opposing roll's own Difficulty (0 unless set by
+    /// [`Opposition::with_difficulty`]).
+    ///
+    /// ```
+    /// assert_eq!(dice_robots_and_rapiers::Opposition::new(3, 4)?.difficulty(), 0);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn difficulty(&self) -> u32 {
+        self.difficulty
+    }
+    /// The opposing successes left to cancel the actor's once the roll's own Difficulty has
+    /// cancelled its share: `successes − Difficulty`, at least 0.
+    ///
+    /// ```
+    /// let o = dice_robots_and_rapiers::Opposition::new(3, 4)?.with_difficulty(1)?;
+    /// assert_eq!((o.successes_left(3), o.successes_left(0)), (2, 0));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn successes_left(&self, successes: u32) -> u32 {
+        successes.saturating_sub(self.difficulty)
     }
     /// The opposing dice.
     ///
@@ -299,7 +355,8 @@ impl Opposition {
     pub fn tn(&self) -> i32 {
         self.tn
     }
-    /// The law of the opposing successes (binomial).
+    /// The law of the opposing successes (binomial), before the roll's own Difficulty
+    /// ([`Opposition::successes_left`]).
     ///
     /// ```
     /// let d = dice_robots_and_rapiers::Opposition::new(2, 5)?.successes_distribution()?;
@@ -322,7 +379,11 @@ impl Opposition {
 
 impl fmt::Display for Opposition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}d10 vs TN {}", self.dice, self.tn)
+        write!(f, "{}d10 vs TN {}", self.dice, self.tn)?;
+        if self.difficulty > 0 {
+            write!(f, " (Difficulty {})", self.difficulty)?;
+        }
+        Ok(())
     }
 }
 
@@ -698,12 +759,13 @@ impl Test {
             successes: count_faces("the opposing roll", opposing, o.dice, o.tn)?,
             faces: opposing.to_vec(),
             tn: o.tn,
+            difficulty: o.difficulty,
         };
         Ok(self.finish(faces.to_vec(), successes, Some(opposing)))
     }
 
     fn finish(&self, faces: Vec<u8>, successes: u32, opposing: Option<OpposingRoll>) -> TestRoll {
-        let theirs = opposing.as_ref().map_or(0, |o| o.successes);
+        let theirs = opposing.as_ref().map_or(0, OpposingRoll::left);
         TestRoll {
             faces,
             tn: self.tn(),
@@ -741,6 +803,7 @@ impl Test {
                 faces: faces_of(&record),
                 tn: o.tn,
                 successes: record.successes,
+                difficulty: o.difficulty,
             }
         });
         self.finish(faces, successes, opposing)
@@ -822,27 +885,60 @@ pub(crate) fn count_faces(
     Ok(n)
 }
 
+impl Test {
+    /// The opposition when it has a Difficulty of its own, which dice-core's
+    /// [`Cancellation`] does not know: then the net is taken here.
+    fn opposition_with_difficulty(&self) -> Option<Opposition> {
+        self.opposition.filter(|o| o.difficulty > 0)
+    }
+}
+
 impl Roll for Test {
-    /// Net successes: actor − opposition − Difficulty (negative: the opposition won).
+    /// Net successes: actor − opposition (after its own Difficulty) − Difficulty (negative:
+    /// the opposition won).
     type Outcome = i64;
     #[inline]
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
-        self.mechanic.roll(rng)
+        match self.opposition_with_difficulty() {
+            None => self.mechanic.roll(rng),
+            // The same draws as the Cancellation's: the actor's dice, then the opposition's.
+            Some(o) => {
+                let mine = self.mechanic.actor().count(rng);
+                let theirs = self.mechanic.opposition().map_or(0, |p| p.count(rng));
+                cancel(mine, o.successes_left(theirs), self.difficulty)
+            }
+        }
     }
 }
 
 impl RollDetailed for Test {
-    /// dice-core's record of the [`Cancellation`]: the actor's dice, then the opposition's.
+    /// dice-core's record of the [`Cancellation`]: the actor's dice, then the opposition's;
+    /// `total` is the net, the opposition's own Difficulty applied.
     fn roll_record_into<R: Rng + ?Sized>(&self, rng: &mut R, record: &mut RollRecord) {
         self.mechanic.roll_record_into(rng, record);
+        if let Some(o) = self.opposition_with_difficulty() {
+            // total = mine − theirs − Difficulty, so theirs is recovered from it.
+            let mine = i64::from(record.successes);
+            let theirs = mine - i64::from(self.difficulty) - record.total;
+            let theirs = theirs.clamp(0, i64::from(u32::MAX)) as u32;
+            record.total = cancel(record.successes, o.successes_left(theirs), self.difficulty);
+        }
     }
 }
 
 impl Exact for Test {
     /// The law of the net successes: dice-core's [`Cancellation`] law (the actor's binomial
-    /// minus the opposition's, shifted by the Difficulty).
+    /// minus the opposition's, shifted by the Difficulty); with an opposing Difficulty, the
+    /// opposition's law is first mapped through [`Opposition::successes_left`].
     fn distribution(&self) -> Result<Dist<i64>, dice_core::Error> {
-        self.mechanic.distribution()
+        match self.opposition_with_difficulty() {
+            None => self.mechanic.distribution(),
+            Some(o) => {
+                let mine = self.mechanic.actor().distribution()?;
+                let theirs = o.pool().distribution()?.map(|&s| o.successes_left(s));
+                Ok(mine.difference(&theirs).shift(-i64::from(self.difficulty)))
+            }
+        }
     }
 }
 
@@ -878,8 +974,27 @@ pub struct OpposingRoll {
     pub faces: Vec<u8>,
     /// The opposing TN.
     pub tn: i32,
-    /// Its successes.
+    /// Its successes (before its own Difficulty).
     pub successes: u32,
+    /// Its own Difficulty ([`Opposition::difficulty`], L2366): cancels its successes first.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub difficulty: u32,
+}
+
+impl OpposingRoll {
+    /// The successes left to cancel the actor's: [`OpposingRoll::successes`] less its own
+    /// Difficulty, at least 0.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Opposition, Test};
+    /// let parry = Opposition::new(3, 5)?.with_difficulty(1)?;
+    /// let r = Test::new(2, 5)?.opposed_by(parry).resolve_opposed(&[1, 2], &[1, 2, 9])?;
+    /// assert_eq!((r.opposing.as_ref().unwrap().left(), r.net), (1, 1));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn left(&self) -> u32 {
+        self.successes.saturating_sub(self.difficulty)
+    }
 }
 
 impl fmt::Display for OpposingRoll {
@@ -888,7 +1003,11 @@ impl fmt::Display for OpposingRoll {
             f,
             "{:?} vs TN {}: {} success(es)",
             self.faces, self.tn, self.successes
-        )
+        )?;
+        if self.difficulty > 0 {
+            write!(f, " (Difficulty {}: {} left)", self.difficulty, self.left())?;
+        }
+        Ok(())
     }
 }
 
@@ -913,7 +1032,8 @@ pub struct TestRoll {
     pub opposing: Option<OpposingRoll>,
     /// The Difficulty.
     pub difficulty: u32,
-    /// Net successes: `successes − opposing − difficulty`.
+    /// Net successes: `successes − opposing − difficulty`, the opposing successes taken
+    /// after their own Difficulty ([`OpposingRoll::left`]).
     pub net: i64,
     /// Dice taken as Inspiration instead of successes (L195, L1403).
     pub inspiration: u32,
@@ -1087,8 +1207,10 @@ pub struct InspirationRoll {
 }
 
 impl InspirationRoll {
-    /// An Inspiration Roll for (or augmenting) `program`: its Maximum Inspiration (the usual
-    /// one; for a restricted case use [`InspirationRoll::with_limit`]) and its TN per point.
+    /// An Inspiration Roll for (or augmenting) `program`: its usual Maximum Inspiration and
+    /// its TN per point. Where the column gives a lower maximum for some uses (genteel
+    /// Carousing, advanced Craft, formal Dancing, …) use [`InspirationRoll::for_program_in`];
+    /// for a limit the GM sets, [`InspirationRoll::with_limit`].
     ///
     /// # Errors
     /// [`Error::NotSparked`] at Self Awareness 0 (A50); [`Error::InspirationLimit`] for
@@ -1132,6 +1254,41 @@ impl InspirationRoll {
         tn_per_point: u8,
     ) -> Result<Self, Error> {
         Self::build(self_awareness, points, max, tn_per_point, "this roll")
+    }
+
+    /// An Inspiration Roll for `program` in a given case of its Maximum Inspiration column:
+    /// [`InspirationCase::Restricted`] takes the lower maximum of the programs that have one
+    /// (L827 Carousing and L851 Labor: 2 with Core Social (genteel); L833 Craft: 2 for
+    /// advanced crafts; L834 Dancing: 2 for formal dances; L838 Etiquette: 2 when the
+    /// specialty does not match the robot's Core Social), the usual one otherwise
+    /// ([`crate::MaxInspiration::limit`]). [`InspirationCase::Usual`] is
+    /// [`InspirationRoll::for_program`].
+    ///
+    /// # Errors
+    /// As [`InspirationRoll::for_program`], against the case's maximum.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{InspirationCase, InspirationRoll, Program};
+    /// // A genteel robot carousing: at most 2 points (L827).
+    /// assert!(InspirationRoll::for_program_in(6, 3, Program::Carousing, InspirationCase::Restricted).is_err());
+    /// let r = InspirationRoll::for_program_in(6, 2, Program::Carousing, InspirationCase::Restricted)?;
+    /// assert_eq!(r.test().tn(), 4);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn for_program_in(
+        self_awareness: u8,
+        points: u8,
+        program: Program,
+        case: InspirationCase,
+    ) -> Result<Self, Error> {
+        let max = program.max_inspiration().map_or(0, |m| m.limit(case));
+        Self::build(
+            self_awareness,
+            points,
+            max,
+            program.inspiration_tn_per_point(),
+            program.name(),
+        )
     }
 
     fn build(sa: u8, points: u8, max: u8, per: u8, what: &str) -> Result<Self, Error> {

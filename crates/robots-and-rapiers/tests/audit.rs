@@ -5,12 +5,13 @@
 mod common;
 
 use common::{N, as_map, check, enumerate, histogram, rng, same};
-use dice_core::{Exact, Roll};
+use dice_core::{Exact, Roll, RollDetailed, RollRecord};
 use dice_robots_and_rapiers::{
     Attribute, BaseActionPoints, ChainedTest, Chassis, Conflict, ConflictKind, DamageKind,
-    DamageProcedure, DurabilitySave, Error, Firearm, Ledger, Malfunction, MemoryLoss, Opposition,
-    Participant, Ranking, RelatedPrograms, Rules, SaveOutcome, SavingThrow, SubSystem, Surprise,
-    Test, TurnOrder,
+    DamageProcedure, DurabilitySave, Error, Firearm, InspirationCase, InspirationRoll, Ledger,
+    Malfunction, MeleeWeapon, MemoryLoss, Opposition, Participant, Program, Ranking,
+    RelatedPrograms, Rules, SaveOutcome, SavingThrow, SubSystem, Surprise, Test, TurnOrder,
+    TurnOutcome,
 };
 
 fn against<M: Roll + Exact>(m: &M, seed: u64)
@@ -454,4 +455,201 @@ fn power_and_sub_systems_stop_at_zero() {
     let mut full = Chassis::new([5; 6], [3; 4], 2, vec![]);
     assert_eq!(full.suffer(cap, None), 1);
     assert_eq!((full.power, full.max_power), (1, 1));
+}
+
+// ---------------------------------------------------------------------------------------
+// Gaps the audit marked partial (L329, L2135–2136, L2366, L827–851).
+// ---------------------------------------------------------------------------------------
+
+/// L329: "If the target was surprised (failed at least 1 die on the Save) they may not Pay
+/// for Turn until the Perception Loss is bought off." L2133: "any combatant … may buy
+/// initiative"; L2137: the others "keep their Action Point". A surprised robot (or one with
+/// no Action Point to spend) is left out of the announcement; the rest still compete.
+#[test]
+fn pay_for_turn_leaves_out_a_surprised_or_penniless_announcer() {
+    let (burgiss, alfredo, charles, devon) = (0, 1, 2, 3);
+    let mut c = Conflict::new(
+        vec![
+            Participant {
+                surprise_loss: 4,
+                ..Participant::new("Burgiss", 3, 9)
+            },
+            Participant::new("Alfredo", 3, 9),
+            Participant::new("Charles", 0, 9),
+            Participant::new("Devon", 3, 9),
+        ],
+        TurnOrder::from_list(vec![devon, burgiss, alfredo, charles]),
+    )
+    .unwrap();
+    c.end_turn(TurnOutcome::NoRight); // Devon acted: Burgiss, Alfredo, Charles, Devon
+    // Burgiss is highest but surprised, Charles has no point: Alfredo pays.
+    assert_eq!(
+        c.pay_for_turn(&[burgiss, charles, alfredo]).unwrap(),
+        Some(alfredo)
+    );
+    let ap = |c: &Conflict, w| c.participant(w).unwrap().action_points;
+    assert_eq!(
+        (ap(&c, burgiss), ap(&c, alfredo), ap(&c, charles)),
+        (3, 2, 0)
+    );
+    assert_eq!(c.order().as_slice(), &[alfredo, burgiss, charles, devon]);
+    // A surprised defender who won keeps no first right he may not use (L2136, L329): the
+    // right falls to the highest eligible announcer.
+    c.end_turn(TurnOutcome::DefenderWon(burgiss)); // Burgiss, Charles, Devon, Alfredo
+    assert_eq!(c.participant(burgiss).unwrap().surprise_loss, 3); // L330
+    assert_eq!(c.pay_for_turn(&[alfredo, burgiss]).unwrap(), Some(alfredo));
+    // Announcing alone, each is still refused, and nothing is spent.
+    c.end_turn(TurnOutcome::NoRight);
+    assert!(matches!(
+        c.pay_for_turn(&[burgiss]),
+        Err(Error::NotAllowed(_))
+    ));
+    assert!(matches!(
+        c.pay_for_turn(&[charles]),
+        Err(Error::CannotPay { .. })
+    ));
+    assert!(matches!(
+        c.pay_for_turn(&[burgiss, charles]),
+        Err(Error::NotAllowed(_))
+    ));
+    assert_eq!((ap(&c, burgiss), ap(&c, charles)), (3, 0));
+    // An unknown robot is still an error.
+    assert!(matches!(
+        c.pay_for_turn(&[alfredo, 9]),
+        Err(Error::NoSuchParticipant { .. })
+    ));
+}
+
+/// L2135: "If the acting combatant … won the roll (or was unopposed and rolled at least 1
+/// success) … they get first right"; L2136: "If the acting combatant had been opposed and
+/// the defender won the roll, the defender gets first right"; L1505: in an opposed Test "the
+/// successes of the two rolls cancel and the winner is the robot who has successes
+/// remaining"; L1509: a Difficulty is an "Unrolled Opposed Roll", the GM's automatic
+/// successes, not the defender's. An actor who out-rolls the defender but loses to the
+/// Difficulty gives the defender no right.
+#[test]
+fn a_difficulty_does_not_hand_the_defender_the_first_right() {
+    let t = Test::new(3, 5)
+        .unwrap()
+        .with_difficulty(2)
+        .unwrap()
+        .opposed_by(Opposition::new(4, 5).unwrap());
+    // Actor 3, defender 2, Difficulty 2: net −1, but the actor won the roll against the roll.
+    let r = t.resolve_opposed(&[1, 2, 3], &[1, 2, 9, 9]).unwrap();
+    assert_eq!(r.net, -1);
+    assert_eq!(TurnOutcome::from_roll(&r, Some(7)), TurnOutcome::NoRight);
+    // Defender 3 = actor 3: a tie between the rolls, no right (A42).
+    let r = t.resolve_opposed(&[1, 2, 3], &[1, 2, 3, 9]).unwrap();
+    assert_eq!(TurnOutcome::from_roll(&r, Some(7)), TurnOutcome::NoRight);
+    // Defender 4 > actor 3: the defender won.
+    let r = t.resolve_opposed(&[1, 2, 3], &[1, 2, 3, 4]).unwrap();
+    assert_eq!(
+        TurnOutcome::from_roll(&r, Some(7)),
+        TurnOutcome::DefenderWon(7)
+    );
+    // Unopposed: at least 1 net success is the actor's right, a Difficulty beaten or not.
+    let u = Test::new(3, 5).unwrap().with_difficulty(2).unwrap();
+    let won = u.resolve(&[1, 2, 3]).unwrap();
+    assert_eq!(TurnOutcome::from_roll(&won, None), TurnOutcome::ActorWon);
+    let lost = u.resolve(&[1, 2, 9]).unwrap();
+    assert_eq!(TurnOutcome::from_roll(&lost, None), TurnOutcome::NoRight);
+    // Without a Difficulty the roll and the net agree everywhere (every face enumerated).
+    let plain = Test::new(2, 5)
+        .unwrap()
+        .opposed_by(Opposition::new(2, 6).unwrap());
+    enumerate(4, |f| {
+        let r = plain.resolve_opposed(&f[..2], &f[2..]).unwrap();
+        assert_eq!(
+            TurnOutcome::from_roll(&r, Some(1)),
+            TurnOutcome::from_net(r.net, Some(1))
+        );
+    });
+}
+
+/// L2366: "Difficulty is additional fixed Difficulty to all rolls made with the weapon that
+/// involve the weapon being employed aggressively or defensively"; L205: a Difficulty "is
+/// treated as automatic opposed Successes"; L2129: an opposer's successes are "canceled by
+/// his own opposer before using any remaining successes to cancel those of the initially
+/// acting robot". A parry with a Mono Sword (Difficulty 2, L2341–2358) loses 2 of its
+/// successes before it cancels the attacker's.
+#[test]
+fn a_parry_carries_its_weapons_difficulty() {
+    let k = MeleeWeapon::MonoSword.difficulty();
+    assert_eq!(k, 2);
+    let parry = Opposition::new(3, 6).unwrap().with_difficulty(k).unwrap();
+    assert_eq!(parry.difficulty(), 2);
+    let attack = Test::new(2, 6)
+        .unwrap()
+        .with_difficulty(1)
+        .unwrap()
+        .opposed_by(parry);
+    let n = |s: &[u8], tn: u8| s.iter().filter(|&&x| x <= tn).count() as i64;
+    let law = enumerate(5, |f| {
+        let net = n(&f[..2], 6) - (n(&f[2..], 6) - 2).max(0) - 1;
+        let r = attack.resolve_opposed(&f[..2], &f[2..]).unwrap();
+        assert_eq!(r.net, net);
+        net
+    });
+    same(&as_map(&attack.distribution().unwrap()), &law, EPS);
+    against(&attack, 41);
+    for seed in 0..300 {
+        let detailed = attack.roll_test(&mut rng(seed));
+        assert_eq!(detailed.net, attack.roll(&mut rng(seed)));
+        let mut record = RollRecord::new();
+        attack.roll_record_into(&mut rng(seed), &mut record);
+        assert_eq!(record.total, detailed.net);
+    }
+    // In a chain the parry's Difficulty is cancelled with its own opposer's successes
+    // (L2129); in a series of related programs the main roll's law is the Test's.
+    let chained = ChainedTest::new(attack.clone(), vec![Opposition::new(1, 5).unwrap()]).unwrap();
+    let law = enumerate(6, |f| {
+        let parry_left = (n(&f[2..5], 6) - 2 - n(&f[5..], 5)).max(0);
+        let net = n(&f[..2], 6) - parry_left - 1;
+        assert_eq!(chained.resolve(&f[..2], &[&f[2..5], &f[5..]]).unwrap(), net);
+        net
+    });
+    same(&as_map(&chained.distribution().unwrap()), &law, EPS);
+    against(&chained, 42);
+    let series = RelatedPrograms::new(vec![], attack.clone()).unwrap();
+    same(
+        &as_map(&series.distribution().unwrap()),
+        &as_map(&attack.distribution().unwrap()),
+        EPS,
+    );
+}
+
+/// The Maximum Inspiration column gives some programs a lower maximum (L827 Carousing "4:
+/// Core Social (common) 2: Core Social (genteel)"; L833 Craft "3: Basic Crafts 2: Advanced";
+/// L834 Dancing "4: Free Style 2: Formal"; L838 Etiquette "4: if Core Social matches 2: if
+/// Core Social does not match"; L851 Labor as Carousing). L807: "The maximum number of
+/// points that can be spent on any single Inspiration Roll depends on the Program".
+#[test]
+fn inspiration_rolls_honour_the_lower_maximum() {
+    for (program, usual, lower) in [
+        (Program::Carousing, 4, 2),
+        (Program::Craft, 3, 2),
+        (Program::Dancing, 4, 2),
+        (Program::Etiquette, 4, 2),
+        (Program::Labor, 4, 2),
+        (Program::Fencing, 3, 3), // one value: the case changes nothing
+    ] {
+        let m = program.max_inspiration().unwrap();
+        assert_eq!(m.limit(InspirationCase::Usual), usual, "{program:?}");
+        assert_eq!(m.limit(InspirationCase::Restricted), lower, "{program:?}");
+        assert!(InspirationRoll::for_program_in(6, usual, program, InspirationCase::Usual).is_ok());
+        assert!(
+            InspirationRoll::for_program_in(6, lower, program, InspirationCase::Restricted).is_ok()
+        );
+        if lower < usual {
+            assert!(matches!(
+                InspirationRoll::for_program_in(6, lower + 1, program, InspirationCase::Restricted),
+                Err(Error::InspirationLimit { max, .. }) if max == lower
+            ));
+        }
+    }
+    // Programming has no Inspiration Roll in either case (L863).
+    assert!(
+        InspirationRoll::for_program_in(6, 1, Program::Programming, InspirationCase::Usual)
+            .is_err()
+    );
 }

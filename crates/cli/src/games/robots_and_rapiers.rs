@@ -44,15 +44,18 @@ pub enum RollKind {
         long_about = "A Test (L1379, L1393–1416, L1503–1531): --dice d10s against \
 --tn; each die at or under the TN succeeds (A1; a TN at or below 0 is impossible, at 10 or \
 more automatic, A7). An opposing roll (--opposing-dice d10s against --opposing-tn) and the \
-Difficulty (automatic opposing successes, L205) cancel successes one for one. Net 1 or more \
-accomplishes the action; net 0 is a tie (L1507); below 0 the opposition wins. --exert spends \
-1 Power for +1 TN (L1465–1467)."
+Difficulty (automatic opposing successes, L205) cancel successes one for one; the opposing \
+roll's own Difficulty (--opposing-difficulty, e.g. a parrying weapon's, L2366) cancels its \
+successes first. Net 1 or more accomplishes the action; net 0 is a tie (L1507); below 0 the \
+opposition wins. --exert spends 1 Power for +1 TN, once (L1465–1467); at a TN of 0 or below \
+it does nothing, the attribute being unusable (L253, L1786)."
     )]
     Test(TestArgs),
     /// A Saving Throw: 3d10 at or under a TN; the outcome and the attribute loss.
     #[command(
         long_about = "A Saving Throw (L230–254, L1746–1804): always 3d10 against a TN, \
-the attribute increased or decreased by modifiers (--modifier, repeatable; --exert for +1). \
+the attribute increased or decreased by modifiers (--modifier, repeatable; --exert for +1, \
+once, and nothing when the TN is 0 or below: Total Failure is certain there, L268). \
 3 successes: Total Success, no effect. 1 or 2: Partial Failure, 2 attribute points lost per \
 failed die (L251). 0: Total Failure, the full effect and 6 points lost (A8). --current gives \
 the value of the attribute that loses the points, to show what is left: at 0 or less the \
@@ -84,7 +87,16 @@ pub struct TestArgs {
         requires = "opposing_dice"
     )]
     pub opposing_tn: Option<i32>,
-    /// Spend 1 Power for +1 TN (Exertion, L1465–1467).
+    /// The opposing roll's own Difficulty, e.g. its parrying weapon's (L2366): cancels its
+    /// successes first (needs --opposing-dice).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "opposing_dice"
+    )]
+    pub opposing_difficulty: u32,
+    /// Spend 1 Power for +1 TN (Exertion, L1465–1467); nothing at a TN of 0 or below (L253).
     #[arg(long)]
     pub exert: bool,
     #[command(flatten)]
@@ -101,7 +113,7 @@ pub struct SaveArgs {
     /// the GM's adjustments (L1754–1756).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub modifier: Vec<i32>,
-    /// Spend 1 Power for +1 TN (Exertion, L715).
+    /// Spend 1 Power for +1 TN (Exertion, L715, L1465); nothing at a TN of 0 or below (L268).
     #[arg(long)]
     pub exert: bool,
     /// The current value of the attribute that loses the points: shows its value after the
@@ -152,27 +164,31 @@ fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
     let cmd = "robots-and-rapiers test";
     let mut t = Test::new(a.dice, a.tn)?.with_difficulty(a.difficulty)?;
     if let (Some(d), Some(tn)) = (a.opposing_dice, a.opposing_tn) {
-        t = t.opposed_by(Opposition::new(d, tn)?);
+        t = t.opposed_by(Opposition::new(d, tn)?.with_difficulty(a.opposing_difficulty)?);
     }
     if a.exert {
         t = t.exerted();
     }
     let title = t.to_string();
     let opposing = match (a.opposing_dice, a.opposing_tn) {
-        (Some(d), Some(tn)) => json!({ "dice": d, "tn": tn }),
+        (Some(d), Some(tn)) => {
+            json!({ "dice": d, "tn": tn, "difficulty": a.opposing_difficulty })
+        }
         _ => Value::Null,
     };
     let fill = |o: &mut serde_json::Map<String, Value>| {
         o.insert("dice".into(), json!(a.dice));
         o.insert("tn".into(), json!(t.tn()));
-        o.insert("exerted".into(), json!(a.exert));
+        o.insert("exerted".into(), json!(t.is_exerted()));
         o.insert("difficulty".into(), json!(a.difficulty));
         o.insert("opposing".into(), opposing.clone());
     };
     if a.odds.odds {
         let law = t.distribution()?;
         let mut o = OddsReport::new(cmd, &title)
-            .note("outcome: net successes (yours − opposing − Difficulty)")
+            .note(
+                "outcome: net successes (yours − opposing left after its Difficulty − Difficulty)",
+            )
             .numeric(&law)
             .summary(
                 "p_accomplished",
@@ -210,10 +226,18 @@ fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
     } else {
         String::new()
     };
-    let theirs = roll
-        .opposing
-        .as_ref()
-        .map_or(String::new(), |o| format!(" − {}", o.successes));
+    let theirs = roll.opposing.as_ref().map_or(String::new(), |o| {
+        if o.difficulty > 0 {
+            format!(
+                " − ({} − Difficulty {} = {})",
+                o.successes,
+                o.difficulty,
+                o.left()
+            )
+        } else {
+            format!(" − {}", o.successes)
+        }
+    });
     // Unopposed, a net of 0 or less is simply a failure (there is no one to tie with).
     let verdict = if roll.opposing.is_none() && !result.accomplished() {
         "not accomplished".to_owned()
@@ -231,7 +255,7 @@ fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
             "opposing_roll",
             roll.opposing.as_ref().map_or(
                 Value::Null,
-                |o| json!({ "faces": o.faces, "tn": o.tn, "successes": o.successes }),
+                |o| json!({ "faces": o.faces, "tn": o.tn, "successes": o.successes, "difficulty": o.difficulty, "left": o.left() }),
             ),
         )
         .field("net", roll.net)
@@ -247,12 +271,14 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     if a.exert {
         s = s.exerted()?;
     }
+    // Exertion does nothing at a TN of 0 or below (L253, L268): report what the save did.
+    let exerted = s.is_exerted();
     let mut title = s.to_string();
-    if !a.modifier.is_empty() || a.exert {
+    if !a.modifier.is_empty() || exerted {
         let mods: String = a
             .modifier
             .iter()
-            .chain(a.exert.then_some(&1))
+            .chain(exerted.then_some(&1))
             .map(|m| format!(" {m:+}"))
             .collect();
         title.push_str(&format!(" ({}{mods})", a.tn));
@@ -260,7 +286,7 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let fill = |o: &mut serde_json::Map<String, Value>| {
         o.insert("attribute".into(), json!(a.tn));
         o.insert("modifiers".into(), json!(a.modifier));
-        o.insert("exerted".into(), json!(a.exert));
+        o.insert("exerted".into(), json!(exerted));
         o.insert("tn".into(), json!(s.tn()));
         o.insert("current".into(), json!(a.current));
     };
