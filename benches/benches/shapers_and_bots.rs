@@ -1,5 +1,5 @@
 //! Criterion benches of dice-shapers-and-bots' hot paths: the challenge roll (2d6 + bonus
-//! against a target, three outcomes) and damage streaks.
+//! against a target, three outcomes), damage streaks, and the exact law of a whole fight.
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and [`Throughput::Elements`]
@@ -12,8 +12,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Exact, Roll};
-use dice_shapers_and_bots::{Attack, Challenge, Contest, Damage, Fluke, Level, Rules, WeaponClass};
+use dice_core::{EncounterLimits, Exact, Roll, end_law};
+use dice_shapers_and_bots::{
+    Armor, Attack, Challenge, Combatant, Contest, Damage, FightEncounter, Fluke, Level, Reach,
+    Rules, Species, WeaponClass,
+};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -93,5 +96,29 @@ fn damage(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, challenge, damage);
+/// The exact law of the rulebook's fight, Dashwood and Slumpy (the shipped scene
+/// `crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml`, built here in code): every
+/// state it can reach, and P(each side wins).
+fn fight(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sb_fight");
+    let rules = Rules::default();
+    let dashwood = Combatant::new(
+        "Dashwood",
+        Species::Parrot.characteristics(),
+        WeaponClass::Large,
+    )
+    .reach(Reach::Ranged)
+    .quiver(true)
+    .armor(Armor::Accustomed);
+    let mut elephant = Species::Elephant.characteristics();
+    elephant.fitness = Level::Low;
+    let slumpy = Combatant::new("Slumpy", elephant, WeaponClass::Large);
+    let scene = FightEncounter::new(vec![dashwood, slumpy], true, &rules).expect("valid");
+    g.bench_function("dashwood_and_slumpy_exact_law", |b| {
+        b.iter(|| end_law(black_box(&scene), EncounterLimits::default()));
+    });
+    g.finish();
+}
+
+criterion_group!(benches, challenge, damage, fight);
 criterion_main!(benches);

@@ -223,6 +223,31 @@ pub enum Error {
          give at least one die"
     )]
     TieRollWithoutDice,
+    /// A fight whose fighters are all on one side (or with no fighters at all).
+    #[error(
+        "a fight needs fighters on at least two sides, got {sides} side(s): a fight ends \
+         when one side is left standing (L432)"
+    )]
+    FightSides {
+        /// How many sides the fighters are on.
+        sides: usize,
+    },
+    /// More fighters than a whole fight can follow.
+    #[error("a fight of {count} fighters is more than the {max} this crate can follow")]
+    TooManyFighters {
+        /// How many were given.
+        count: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A fighter in a scene described wrongly.
+    #[error("fighter {name:?}: {reason}")]
+    Fighter {
+        /// The fighter's name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
 
     // ----------------------------------------------------------------- creation
     /// Characteristic changes that are none of the allowed packages.
@@ -382,6 +407,9 @@ impl Error {
             Error::Unconscious { .. } => "SB-R21",
             Error::InitiativeTieUnresolved { .. } => "SB-A11",
             Error::TieRollWithoutDice => "SB-A11",
+            Error::FightSides { .. } => "SB-R21",
+            Error::TooManyFighters { .. } => return None,
+            Error::Fighter { .. } => return None,
             Error::CharacteristicPackage { .. } => "SB-R9",
             Error::CharacteristicNotAdjustable { .. } => "SB-R7",
             Error::CharacteristicRaisedTwice { .. } => "SB-R9",

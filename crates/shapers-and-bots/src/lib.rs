@@ -3,7 +3,8 @@
 //! *Shapers and Bots* (rulebook `seeds/shapers-and-bots.txt`; digest and rulings
 //! `rules/small-systems.md`, section 1) on [`dice_core`]: the level ladder, challenge rolls
 //! with their three outcomes, contests, flukes, characteristics, species and bots, character
-//! creation with its checks, combat, hit points and damage streaks — each with a pure form
+//! creation with its checks, combat, hit points and damage streaks, and whole fights
+//! ([`FightEncounter`]) — each with a pure form
 //! that takes dice already rolled, a roll path that takes the caller's RNG, and, where it is
 //! a chance, its exact distribution through [`dice_core::Exact`].
 //!
@@ -58,6 +59,7 @@
 //! | SB-R21 | L432–433 | unconscious at zero | [`Health::take`], [`Condition`], [`Fight::set_condition`] |
 //! | SB-R22 | L435–459 | shaping (no numbers) | [`Shaping`], [`ShapingKind`] |
 //! | SB-R23 | L461–481 | bots | [`Characteristics::bot`] |
+//! | SB-R13–R21 | L318–433 | a whole fight played turn by turn, with the exact odds of who is left standing | [`FightEncounter`] (a [`dice_core::Encounter`]), [`FightState`], [`RulebookTactics`], [`Scene`] |
 //!
 //! ## Rulings
 //!
@@ -105,6 +107,7 @@ mod character;
 mod combat;
 mod contest;
 mod creation;
+mod encounter;
 mod error;
 mod fluke;
 mod injury;
@@ -127,6 +130,10 @@ pub use contest::{Contest, ContestOutcome, ContestRoll};
 pub use creation::{
     Character, CharacteristicChanges, CreatedBy, SkillPackage, SkillRaise, Skills,
     adjust_characteristics, raise_skills,
+};
+pub use encounter::{
+    Choice, Combatant, FightEncounter, FightState, FighterState, MAX_FIGHTERS, Moment, Reach,
+    RulebookTactics, Scene, SceneFighter, Victory,
 };
 pub use error::Error;
 pub use fluke::{Fluke, FlukeRoll, fluke_outcome};

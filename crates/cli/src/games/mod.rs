@@ -28,6 +28,7 @@
 //! [`Report`]: crate::report::Report
 //! [`CliError::BadInput`]: crate::error::CliError::BadInput
 
+pub mod fight;
 pub mod robots_and_rapiers;
 pub mod scratch_rps;
 pub mod shapers_and_bots;

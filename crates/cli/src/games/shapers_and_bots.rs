@@ -1,9 +1,10 @@
-//! `dice shapers-and-bots`: the challenge roll, the fluke and damage of *Shapers and Bots*
+//! `dice shapers-and-bots`: the challenge roll, the fluke, damage and whole fights of *Shapers and Bots*
 //! (crate dice-shapers-and-bots), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::{Exact, RollDetailed};
 use dice_shapers_and_bots::{
-    Attempt, ChallengeOutcome, Damage, Error, Fluke, Level, Rating, Rules, Stakes, WeaponClass,
+    Attempt, ChallengeOutcome, Damage, Error, Fluke, Level, Rating, Rules, Scene, Stakes, Victory,
+    WeaponClass,
 };
 use serde_json::json;
 
@@ -16,8 +17,8 @@ use crate::report::{OddsReport, Report, RollReport, Row};
 /// `dice shapers-and-bots`.
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Shapers and Bots: challenge rolls, flukes and damage (2d6 + level bonus)",
-    long_about = "Shapers and Bots: challenge rolls, flukes and damage.\n\n\
+    about = "Shapers and Bots: challenge rolls, flukes, damage and whole fights (2d6 + level bonus)",
+    long_about = "Shapers and Bots: challenge rolls, flukes, damage and whole fights.\n\n\
 A challenge is two d6 plus the character's level bonus (Very Low −3, Low −1, Average 0, \
 High +2, Very High +4, Awesome +6) against the task's target (Very Low 3, Low 5, Average 7, \
 High 9, Very High 11, Awesome 13): above the target succeeds, exactly on it succeeds with \
@@ -26,7 +27,7 @@ successive 4, 5 or 6 on a single die, against the same target. Damage is a strea
 a weapon's guaranteed points plus one per successive face in its range.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-shapers-and-bots \
 Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
-    after_help = "Examples:\n  dice shapers-and-bots challenge --skill high --task awesome\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice shapers-and-bots fluke --task average --odds\n  dice shapers-and-bots damage --weapon large --armored"
+    after_help = "Examples:\n  dice shapers-and-bots challenge --skill high --task awesome\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice shapers-and-bots fluke --task average --odds\n  dice shapers-and-bots damage --weapon large --armored\n  dice shapers-and-bots fight crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml --odds"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -64,6 +65,23 @@ Armored: punch no effect, small 0 + (6), large 0 + (5, 6); the rulebook gives no
 really powerful weapon (SB-A6)."
     )]
     Damage(DamageArgs),
+    /// A whole fight from a scene file: play it, or give the exact odds of who wins.
+    #[command(
+        long_about = "A whole fight, described in a scene file (TOML, or JSON by its extension): \
+the fighters' species, Size and Fitness, weapons, armor and skills, and their sides. Each turn \
+every conscious fighter acts in order of Fitness (ties rolled once for the fight) with two \
+actions: attack, take an arrow from the quiver, run in to close the distance. A target may \
+spend an action to defend, or borrow one from their next turn; an undefended attack needs the \
+target's Size target, a defended one must equal or beat the defender's roll, a sneak attack \
+cannot be defended. A hit does the weapon's damage streak; a fighter at zero hit points is \
+unconscious, and the fight ends when one side is left standing.\n\n\
+Fighters play the default tactics: reload or close in when they must, attack the weakest \
+enemy, defend when it lowers the chance of being hit and an action can be spared. Plays the \
+fight by default; --odds gives the exact odds of each side winning and of the turns it takes, \
+--monte-carlo estimates them.",
+        after_help = "Examples:\n  dice shapers-and-bots fight crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml --seed 1\n  dice shapers-and-bots fight crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml --odds"
+    )]
+    Fight(super::fight::FightArgs),
 }
 
 fn level(s: &str) -> Result<Level, String> {
@@ -160,7 +178,33 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
             }
         }
         RollKind::Damage(a) => damage(a, &rules, ctx),
+        RollKind::Fight(a) => fight(&a, &rules, ctx),
     }
+}
+
+/// `fight SCENE`: the scene's fighters, played or with the odds of each side winning.
+fn fight(args: &super::fight::FightArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&args.scene)?;
+    let encounter = scene
+        .encounter(rules)
+        .map_err(|e| CliError::bad_input(format!("the scene {}: {e}", args.scene.display())))?;
+    let title = match &scene.title {
+        Some(t) => t.clone(),
+        None => {
+            let names: Vec<&str> = encounter.fighters().iter().map(|f| f.name()).collect();
+            names.join(" vs ")
+        }
+    };
+    let describer = encounter.clone();
+    super::fight::run(
+        "shapers-and-bots fight",
+        &title,
+        encounter,
+        args,
+        ctx,
+        move |s| describer.describe(s),
+        |v: &Victory| v.to_string(),
+    )
 }
 
 /// `very_high`, or `none` for no rating.

@@ -1,0 +1,221 @@
+//! `dice <game> fight SCENE`: what every game's fight shares. A game reads its scene file
+//! into its own encounter (an [`Encounter`] of its crate) and hands it here with a way to
+//! describe a state; this module plays it, gives its exact odds or estimates them.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use dice_core::{Encounter, EncounterLimits, Ending, PlayOut, end_law, play};
+use dice_sim::Simulation;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::Ctx;
+use crate::error::CliError;
+use crate::expr::{CONFIDENCE, DEFAULT_TRIALS, MAX_TRIALS, chunk_size};
+use crate::progress::ProgressBar;
+use crate::report::{Interval, Label, Method, OddsReport, Report, RollReport, Row};
+
+/// The most rounds a played or simulated fight runs before it is called off.
+pub const MAX_ROUNDS: u32 = 1_000;
+
+/// The options of every game's `fight` subcommand.
+#[derive(Debug, clap::Args)]
+pub struct FightArgs {
+    /// The scene: a TOML or JSON file describing the combatants in the game's terms (see
+    /// docs/cli.md; the rulebook's own example ships in the game crate's `scenes/` folder).
+    #[arg(value_name = "SCENE")]
+    pub scene: PathBuf,
+    /// Show the exact odds of the whole fight (who wins, the rounds it takes) instead of
+    /// playing it.
+    #[arg(long, conflicts_with = "monte_carlo")]
+    pub odds: bool,
+    /// Estimate the same odds by playing the fight many times.
+    #[arg(long, visible_alias = "mc")]
+    pub monte_carlo: bool,
+    /// How many fights to play for --monte-carlo.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_TRIALS / 10,
+        requires = "monte_carlo",
+        value_parser = clap::value_parser!(u64).range(1..=MAX_TRIALS)
+    )]
+    pub trials: u64,
+}
+
+/// Reads a scene file: TOML unless its name ends in `.json`.
+///
+/// # Errors
+/// [`CliError::BadInput`] when the file cannot be read or does not describe a scene.
+pub fn load_scene<T: DeserializeOwned>(path: &Path) -> Result<T, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CliError::bad_input(format_args!("cannot read the scene {}: {e}", path.display()))
+    })?;
+    let json = path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("json"));
+    if json {
+        serde_json::from_str(&text).map_err(|e| {
+            CliError::bad_input(format_args!("the scene {} is not valid: {e}", path.display()))
+        })
+    } else {
+        toml::from_str(&text).map_err(|e| {
+            CliError::bad_input(format_args!("the scene {} is not valid: {e}", path.display()))
+        })
+    }
+}
+
+/// Plays `encounter`, or with `--odds` / `--monte-carlo` gives the odds of its end.
+/// `describe` is one line of text for a state (every combatant's health and status); `end`
+/// names an end for a person and `end_key` for JSON.
+///
+/// # Errors
+/// [`CliError::BadInput`] when the exact odds are refused for cost (with a hint to
+/// estimate them), or for a bad `--trials`.
+pub fn run<E>(
+    command: &str,
+    title: &str,
+    encounter: E,
+    args: &FightArgs,
+    ctx: &Ctx,
+    describe: impl Fn(&E::State) -> String,
+    end: impl Fn(&E::End) -> String,
+) -> Result<Report, CliError>
+where
+    E: Encounter + Sync,
+    E::End: std::fmt::Debug + std::fmt::Display + std::hash::Hash + Send + 'static,
+{
+    if args.odds {
+        return exact(command, title, &encounter, &end);
+    }
+    if args.monte_carlo {
+        return monte_carlo(command, title, encounter, args.trials, ctx, &end);
+    }
+    let seed = ctx.seed();
+    let played = play(&encounter, &mut seed.rng(), MAX_ROUNDS);
+    let mut report = RollReport::new(command, seed).line(title.to_owned());
+    let mut rounds = Vec::new();
+    for (i, s) in played.states.iter().enumerate() {
+        let text = describe(s);
+        report = report.line(if i == 0 {
+            format!("start: {text}")
+        } else {
+            format!("round {i}: {text}")
+        });
+        rounds.push(json!(text));
+    }
+    let outcome = match &played.end {
+        Some(e) => format!("{} after {} rounds", end(e), played.rounds()),
+        None => format!("still going after {} rounds: called off", played.rounds()),
+    };
+    Ok(Report::Roll(
+        report
+            .line(outcome)
+            .field("states", Value::Array(rounds))
+            .field("rounds", played.rounds())
+            .field("end", played.end.as_ref().map_or(Value::Null, |e| json!(end(e)))),
+    ))
+}
+
+fn exact<E: Encounter>(
+    command: &str,
+    title: &str,
+    encounter: &E,
+    end: &impl Fn(&E::End) -> String,
+) -> Result<Report, CliError> {
+    let law = end_law(encounter, EncounterLimits::default()).map_err(|e| CliError::BadInput {
+        message: format!("the exact odds of this fight: {e}"),
+        detail: vec!["hint: estimate them with --monte-carlo".to_owned()],
+    })?;
+    let mut report = OddsReport::new(command, title.to_owned())
+        .named(&law.ends, |o, p| Row::new(Label::named(&end(o), end(o)), p))
+        .field("states", law.states as u64);
+    if law.ends.tail() > 0.0 {
+        report = report.note(format!(
+            "{:.4}% of fights never end (no side can win from where they get stuck)",
+            100.0 * law.ends.tail()
+        ));
+    }
+    report = match law.expected_rounds {
+        Some(r) => report
+            .field("expected_rounds", r)
+            .footnote(format!("expected rounds {r:.4}")),
+        None => report.field("expected_rounds", Value::Null),
+    };
+    let rounds: Vec<Value> = law
+        .rounds
+        .iter()
+        .map(|(r, p)| json!({"rounds": r, "probability": p}))
+        .collect();
+    let median = law.rounds.quantile(0.5);
+    if let Some(m) = median {
+        report = report.footnote(format!(
+            "median rounds {m}; the fight lasts at most {} rounds with 99% chance, {} states",
+            law.rounds.quantile(0.99).unwrap_or(m),
+            law.states
+        ));
+    }
+    Ok(Report::Odds(report.field("rounds", Value::Array(rounds))))
+}
+
+fn monte_carlo<E>(
+    command: &str,
+    title: &str,
+    encounter: E,
+    trials: u64,
+    ctx: &Ctx,
+    end: &impl Fn(&E::End) -> String,
+) -> Result<Report, CliError>
+where
+    E: Encounter + Sync,
+    E::End: std::fmt::Debug + std::fmt::Display + std::hash::Hash + Send + 'static,
+{
+    let seed = ctx.seed();
+    let run = PlayOut::new(encounter, MAX_ROUNDS)?;
+    let sim = Simulation::new(seed.value, trials)?
+        .chunk_size(chunk_size(trials))?
+        .confidence(CONFIDENCE)?;
+    let mut bar = ProgressBar::new();
+    let est = sim.run_with_progress(&run, |p| {
+        bar.update(p.done, p.total);
+        if crate::progress::interrupted() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    bar.finish();
+    let mut report = OddsReport::new(command, title.to_owned());
+    report.rows = est
+        .estimates()
+        .into_iter()
+        .map(|x| {
+            let name = match &x.outcome {
+                Ending::Ended(e) => end(e),
+                Ending::Capped => format!("still going after {MAX_ROUNDS} rounds"),
+            };
+            Row {
+                interval: Some(Interval {
+                    count: x.count,
+                    low: x.low,
+                    high: x.high,
+                }),
+                ..Row::new(Label::named(&name, name.clone()), x.probability)
+            }
+        })
+        .collect();
+    if est.cancelled() {
+        report.notes.push(format!(
+            "stopped by Ctrl-C after {} of {trials}",
+            crate::progress::trials_text(est.trials())
+        ));
+    }
+    report.method = Method::MonteCarlo {
+        seed,
+        trials: est.trials(),
+        confidence: est.confidence(),
+        standard_error: None,
+    };
+    Ok(Report::Odds(report))
+}
