@@ -1,6 +1,6 @@
 //! Criterion benches of dice-swimclass: the 6d6 task roll, the 6d6-vs-6d6 attack (full
 //! outcome and hits alone, plain and with implements), and the exact laws (a task, a
-//! 6d6-vs-6d6 attack, the ranks 1–8 designer's table).
+//! 6d6-vs-6d6 attack, the ranks 1–8 designer's table, the Sample Rounds fight to its end).
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and
@@ -12,9 +12,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Exact, Roll, RollDetailed, RollRecord};
+use dice_core::{EncounterLimits, Exact, Roll, RollDetailed, RollRecord, end_law};
 use dice_swimclass::{
-    Bonus, HitTable, NO_THRESHOLD, OpposedRoll, Rules, SkillDice, Task, TaskRoll,
+    Bonus, Fight, HitTable, NO_THRESHOLD, OpposedRoll, Rules, Scene, SkillDice, Task, TaskRoll,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -155,6 +155,16 @@ fn exact(c: &mut Criterion) {
     }];
     g.bench_function("hit_table_8x8_bow", |b| {
         b.iter(|| HitTable::new(8, 8, black_box(4), &bow, &[], &Rules::default()).expect("exact"))
+    });
+    // The shipped scene (`crates/swimclass/scenes/sample-rounds.toml`, equal to
+    // `Scene::sample_rounds()`): building the fight (every matchup's attack law, memoised)
+    // and the exact law of who wins.
+    let scene = Scene::sample_rounds();
+    g.bench_function("fight_sample_rounds_end_law", |b| {
+        b.iter(|| {
+            let fight = Fight::new(black_box(&scene), Rules::default()).expect("valid");
+            end_law(&fight, EncounterLimits::default()).expect("exact")
+        })
     });
     g.finish();
 }

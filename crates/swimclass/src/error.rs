@@ -123,4 +123,10 @@ pub enum Error {
         /// The ceiling.
         max: u32,
     },
+    /// A scene that does not describe a fight the rules can play.
+    #[error("the scene: {what}")]
+    Scene {
+        /// What is wrong.
+        what: String,
+    },
 }

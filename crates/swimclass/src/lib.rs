@@ -56,6 +56,7 @@
 //! | SW-R37 to SW-R43 | L183–L235 | magic | [`Spell`], [`SpellInput`], [`MagicWheel`], [`magic::blaze_hits`], [`magic::undead`] |
 //! | SW-R44 | L237–L260 | the catalogue | [`CATALOGUE`], [`CatalogueEntry`] |
 //! | SW-R45 | L262–L266 | range in squares | [`ranged_difficulty`] |
+//! | issue 16 | L33–L45, L231, L268–L284 | whole fights: initiative order, turns, reserve, stun, Health, stabilization, the Sample Rounds scene | [`encounter`], [`Fight`], [`Scene`], [`Rulebook`] |
 //!
 //! ## Rulings
 //!
@@ -102,6 +103,7 @@ pub mod actions;
 pub mod combat;
 pub mod craft;
 pub mod dice;
+pub mod encounter;
 mod error;
 mod exact;
 pub mod implement;
@@ -122,6 +124,7 @@ pub use combat::{
     ranged_difficulty, with_reserve,
 };
 pub use dice::{DieColour, MAX_BONUS, MAX_POOL, SkillDice};
+pub use encounter::{Action, Fight, FightState, Rulebook, Scene, Victory};
 pub use error::Error;
 pub use exact::{MAX_ENUMERATION, MAX_PAIRS};
 pub use implement::{Applies, Bonus, CATALOGUE, CatalogueEntry, Currency, Implement, RARE_VALUE};

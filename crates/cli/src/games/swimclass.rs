@@ -2,6 +2,7 @@
 //! dice-swimclass), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_core::{DieRoll, Dist, Exact, Source};
+use dice_swimclass::encounter::{Fight, Scene};
 use dice_swimclass::{
     Bonus, NO_THRESHOLD, OpposedRoll, ProgressStatus, Rules, SkillDice, Task, TaskProgress,
     TaskRoll, ranged_difficulty,
@@ -71,6 +72,25 @@ through, 1 damage each. --defense 0: the target does not oppose (L25). Both side
 criticals and may advance their skill (L21, L27): the defense fails when a hit gets through."
     )]
     Attack(AttackArgs),
+    /// A whole fight from a scene file: played round by round, or its exact odds.
+    #[command(
+        long_about = "A whole fight, played round by round from a scene file (TOML, or JSON \
+by extension) that lists the combatants: each one's name, side, skill ranks, attack and \
+defense skills with their implements (a catalogue name such as \"Great Sword\", or a bonus), \
+and optionally a range, a reserve skill, a stun range and a stance.\n\n\
+Before the first round everyone rolls initiative (the skill standing for Agility, Finesse by \
+default): the highest die goes first, the second die breaks ties, further ties re-roll. On its \
+turn a standing combatant attacks a standing foe (attack dice against defense dice, die \
+against die, 1 damage per hit through), stuns one (Death magic), or holds a skill in reserve \
+to add to its defense until its next turn. HP is the defense skill's rank + 1; at 0 a \
+combatant is down, below 0 it rolls each turn to stabilize. The fight ends when one side alone \
+has combatants standing.\n\n\
+By default every combatant attacks the standing foe with the fewest HP. Plays with --seed; \
+--odds gives the exact chance of each side winning; --monte-carlo estimates it by playing \
+many fights.",
+        after_help = "Examples:\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --seed 1\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --odds\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --monte-carlo --trials 20000"
+    )]
+    Fight(super::fight::FightArgs),
 }
 
 /// Parses an implement bonus as the rulebook writes it (L51–L54): `N+M`, `N-M`, `N-crit`,
@@ -207,7 +227,25 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Task(a) => task(a, rules, ctx),
         RollKind::Attack(a) => attack(a, rules, ctx),
+        RollKind::Fight(a) => fight(&a, rules, ctx),
     }
+}
+
+/// `fight`: a scene played, or its exact or estimated odds.
+fn fight(a: &super::fight::FightArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&a.scene)?;
+    let encounter = Fight::new(&scene, rules)?;
+    let title = encounter.title().to_owned();
+    let names = encounter.clone();
+    super::fight::run(
+        "swimclass fight",
+        &title,
+        encounter,
+        a,
+        ctx,
+        |s| names.describe(s),
+        |v| v.to_string(),
+    )
 }
 
 /// A rank's dice with implements (and aid), checked by the crate (`with_aid` checks the

@@ -1,0 +1,135 @@
+//! `dice swimclass fight`: the Sample Rounds scene played, its exact odds, the Monte Carlo
+//! estimate against them, and a malformed scene refused.
+
+mod common;
+
+use common::{bad, json, ok};
+use serde_json::Value;
+
+const SCENE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../swimclass/scenes/sample-rounds.toml"
+);
+
+/// One row of an odds table: the end, its probability, and the Monte Carlo interval.
+type Row = (String, f64, Option<(f64, f64)>);
+
+fn rows(v: &Value) -> Vec<Row> {
+    v["distribution"]
+        .as_array()
+        .expect("a distribution")
+        .iter()
+        .map(|r| {
+            let interval = r["low"]
+                .as_f64()
+                .map(|lo| (lo, r["high"].as_f64().expect("a high end")));
+            (
+                r["outcome"].as_str().expect("a named end").to_owned(),
+                r["probability"].as_f64().expect("a probability"),
+                interval,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_sample_rounds_play_with_a_seed() {
+    let text = ok(&["swimclass", "fight", SCENE, "--seed", "1"]);
+    assert!(text.contains("start: Orc 4/4 HP, Harro 4/4 HP"), "{text}");
+    assert!(text.contains("round 1:"), "{text}");
+    assert!(text.contains(" wins after "), "{text}");
+    // The same seed plays the same fight.
+    assert_eq!(text, ok(&["swimclass", "fight", SCENE, "--seed", "1"]));
+    let v = json(&["swimclass", "fight", SCENE, "--seed", "1"]);
+    let end = v["end"].as_str().expect("an end");
+    assert!(end == "Harro wins" || end == "Orc wins");
+    assert_eq!(
+        v["states"].as_array().expect("states").len() as u64,
+        v["rounds"].as_u64().expect("rounds") + 1
+    );
+}
+
+#[test]
+fn the_exact_odds_sum_to_one() {
+    let v = json(&["swimclass", "fight", SCENE, "--odds"]);
+    let r = rows(&v);
+    assert_eq!(r.len(), 2);
+    let total: f64 = r.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    assert!(r.iter().any(|x| x.0 == "Harro wins"));
+    assert!(r.iter().any(|x| x.0 == "Orc wins"));
+    assert!(v["expected_rounds"].as_f64().expect("expected rounds") >= 1.0);
+    assert!(v["states"].as_u64().expect("states") > 2);
+    let text = ok(&["swimclass", "fight", SCENE, "--odds"]);
+    assert!(text.contains("exact odds"), "{text}");
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_odds() {
+    let exact = rows(&json(&["swimclass", "fight", SCENE, "--odds"]));
+    let mc = rows(&json(&[
+        "swimclass",
+        "fight",
+        SCENE,
+        "--monte-carlo",
+        "--trials",
+        "20000",
+        "--seed",
+        "3",
+    ]));
+    for (name, p, _) in &exact {
+        let (_, q, interval) = mc
+            .iter()
+            .find(|x| &x.0 == name)
+            .unwrap_or_else(|| panic!("{name} never seen"));
+        let (lo, hi) = interval.expect("an interval");
+        assert!(
+            lo <= *p && *p <= hi,
+            "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_scene_is_refused() {
+    let dir = std::env::temp_dir().join(format!("swimclass-fight-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    // An unknown field.
+    let typo = dir.join("typo.toml");
+    let text = std::fs::read_to_string(SCENE)
+        .expect("the scene")
+        .replace("side = \"Orc\"", "side = \"Orc\"\nhitpoints = 9");
+    std::fs::write(&typo, text).expect("written");
+    let err = bad(&["swimclass", "fight", typo.to_str().expect("UTF-8")]);
+    assert!(err.contains("hitpoints"), "{err}");
+    // One side only: read, but not a fight.
+    let lonely = dir.join("lonely.toml");
+    std::fs::write(
+        &lonely,
+        "[[combatant]]\nname = \"Harro\"\nside = \"Harro\"\nskills = [[\"basic_melee\", 3]]\n",
+    )
+    .expect("written");
+    let err = bad(&[
+        "swimclass",
+        "fight",
+        lonely.to_str().expect("UTF-8"),
+        "--odds",
+    ]);
+    assert!(err.contains("two sides"), "{err}");
+    // An implement the catalogue does not have.
+    let vorpal = dir.join("vorpal.json");
+    std::fs::write(
+        &vorpal,
+        r#"{"combatant": [
+            {"name": "A", "side": "a", "skills": [["basic_melee", 2]], "attack_implements": ["Vorpal Blade"]},
+            {"name": "B", "side": "b", "skills": [["basic_melee", 2]]}
+        ]}"#,
+    )
+    .expect("written");
+    let err = bad(&["swimclass", "fight", vorpal.to_str().expect("UTF-8")]);
+    assert!(err.contains("Vorpal Blade"), "{err}");
+    // No such file.
+    let err = bad(&["swimclass", "fight", "no-such-scene.toml"]);
+    assert!(err.contains("cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
