@@ -1,6 +1,6 @@
 //! Criterion benches of dice-scratch-rps: the d20 roll against a difficulty with the natural
 //! 20, an attack roll with its damage, one action's attacks, initiative, the exact laws, a
-//! combat turn and a whole simulated fight.
+//! combat turn, a whole simulated fight, and the exact law of the rulebook's combat example.
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and [`Throughput::Elements`]
@@ -13,10 +13,11 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Exact, Roll, RollDetailed, RollRecord};
+use dice_core::{EncounterLimits, Exact, Roll, RollDetailed, RollRecord, end_law};
 use dice_scratch_rps::{
     Ability, Action, Attack, AttackKind, Attacks, Character, Combatant, D20Roll, Environment,
-    Fight, FightSimulation, Initiative, InitiativeContest, Rules, Turn, initiative::order_rolled,
+    Fight, FightSimulation, Initiative, InitiativeContest, Rules, Scene, SceneCombatant, Turn,
+    initiative::order_rolled,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -197,6 +198,38 @@ fn combat(c: &mut Criterion) {
     let mut r = rng();
     g.bench_function("simulated_fight_2_vs_1", |b| {
         b.iter(|| black_box(&sim).roll(&mut r));
+    });
+
+    // The exact law of the shipped scene (crates/scratch-rps/scenes/combat-example.toml,
+    // built here from the same stat blocks): a fresh encounter each time, so the tactics'
+    // remembered choices do not carry over.
+    let scene = Scene {
+        environment: Environment::default(),
+        combatants: vec![
+            SceneCombatant::new(
+                "Chokestar",
+                "bounty hunters",
+                "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense",
+            ),
+            SceneCombatant::new(
+                "Flipfire",
+                "bounty hunters",
+                "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness, 2 tgh/2, 12 defense",
+            ),
+            SceneCombatant::new(
+                "Breakhelm X-19",
+                "outlaw",
+                "1 piloting, 4 shooting, 4 fighting, 6 toughness, 3 tgh/2, 13 defense",
+            ),
+        ],
+    };
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("combat_example_exact_law", |b| {
+        b.iter_batched(
+            || scene.encounter().expect("valid"),
+            |e| end_law(black_box(&e), EncounterLimits::default()).expect("exact"),
+            BatchSize::SmallInput,
+        );
     });
 
     g.finish();

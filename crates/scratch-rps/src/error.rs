@@ -359,4 +359,16 @@ pub enum Error {
     /// A simulation with an empty team or a zero round cap.
     #[error("{0}")]
     Simulation(&'static str),
+    /// A fight scene or encounter that cannot be played: fewer than two sides, a blank name,
+    /// a turn the rules refuse.
+    #[error("{0}")]
+    Scene(String),
+    /// A combatant of a scene that is not valid.
+    #[error("combatant {name}: {problem}")]
+    SceneCombatant {
+        /// His name in the scene.
+        name: String,
+        /// What is wrong.
+        problem: Box<Error>,
+    },
 }

@@ -354,6 +354,50 @@ impl Combatant {
         self.character.defense_where(self.room_to_fly) + evade + self.defense_shift + water
     }
 
+    /// What changes about it as the fight goes on ([`Condition`]).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant};
+    /// let c = Combatant::new(Character::from_stat_block("4 toughness")?, 0);
+    /// assert_eq!(c.condition().hit_points(), 4);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn condition(&self) -> Condition {
+        if self.escaped {
+            // An escaped character can neither act nor be attacked again (L53).
+            return Condition {
+                hp: 0,
+                escaped: true,
+                delayed: false,
+                evasion: None,
+                caught_or_hit: false,
+                defense_shift: 0,
+                airborne: false,
+            };
+        }
+        Condition {
+            hp: self.hp,
+            escaped: false,
+            delayed: self.delayed,
+            evasion: self.evasion,
+            caught_or_hit: self.caught_or_hit && self.evasion.is_some(),
+            defense_shift: self.defense_shift,
+            airborne: self.airborne,
+        }
+    }
+
+    /// Puts back a condition taken with [`Combatant::condition`].
+    pub(crate) fn restore(&mut self, c: &Condition) {
+        self.hp = c.hp;
+        self.escaped = c.escaped;
+        self.delayed = c.delayed;
+        self.evasion = c.evasion;
+        self.caught_or_hit = c.caught_or_hit;
+        self.defense_shift = c.defense_shift;
+        self.airborne = c.airborne;
+        self.can_escape = false;
+    }
+
     /// Whether it is a flying character here: it has flying and there is room to fly (L93).
     fn flies(&self, env: &Environment) -> bool {
         env.room_to_fly && self.character.has(Ability::Flying)
@@ -367,6 +411,106 @@ impl Combatant {
         self.caught_or_hit = false;
         self.defense_shift = 0;
         self.airborne = false;
+    }
+}
+
+/// What changes about a combatant as a fight goes on: hit points, a delay, an evade in force
+/// (and whether he has been caught or hit since), the engage or take-cover shift of his
+/// defense, being out of close range, having escaped. A small ordered value: the state of a
+/// fight in progress is one per combatant ([`crate::FightState`]).
+///
+/// What only matters inside the combatant's own turn (whether he may escape, worked out when
+/// his turn begins, L53) is not kept, and being caught or hit is kept only while he evades,
+/// so equal situations give equal conditions.
+///
+/// ```
+/// use dice_scratch_rps::{Character, Combatant};
+/// let c = Combatant::new(Character::from_stat_block("6 toughness")?, 0);
+/// assert_eq!(c.condition().hit_points(), 6);
+/// assert_eq!(c.condition().to_string(), "6 hp");
+/// # Ok::<(), dice_scratch_rps::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Condition {
+    hp: u32,
+    escaped: bool,
+    delayed: bool,
+    evasion: Option<Evasion>,
+    caught_or_hit: bool,
+    defense_shift: i64,
+    airborne: bool,
+}
+
+impl Condition {
+    /// Hit points.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant};
+    /// let c = Combatant::new(Character::from_stat_block("3 toughness")?, 0).with_hit_points(1)?;
+    /// assert_eq!(c.condition().hit_points(), 1);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub const fn hit_points(&self) -> u32 {
+        self.hp
+    }
+
+    /// Whether he has escaped (L53).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant};
+    /// assert!(!Combatant::new(Character::new(), 0).condition().has_escaped());
+    /// ```
+    pub const fn has_escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// Whether his next turn will be skipped (L45, L75–L79).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant};
+    /// assert!(!Combatant::new(Character::new(), 0).condition().is_delayed());
+    /// ```
+    pub const fn is_delayed(&self) -> bool {
+        self.delayed
+    }
+
+    /// Whether he evaded and has not been caught or hit since: he may escape on his next
+    /// turn (L53).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant};
+    /// assert!(!Combatant::new(Character::new(), 0).condition().may_escape());
+    /// ```
+    pub const fn may_escape(&self) -> bool {
+        self.evasion.is_some() && !self.caught_or_hit && !self.escaped
+    }
+}
+
+impl fmt::Display for Condition {
+    /// `5 hp`, then `escaped`, `delayed`, `evading +1`, `caught or hit`, `defense -2`,
+    /// `out of close range` as they apply.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.escaped {
+            return f.write_str("escaped");
+        }
+        write!(f, "{} hp", self.hp)?;
+        if self.delayed {
+            f.write_str(", delayed")?;
+        }
+        if let Some(e) = self.evasion {
+            write!(f, ", evading +{}", e.level)?;
+            if self.caught_or_hit {
+                f.write_str(" (caught or hit)")?;
+            }
+        }
+        if self.defense_shift != 0 {
+            write!(f, ", defense {:+}", self.defense_shift)?;
+        }
+        if self.airborne {
+            f.write_str(", out of close range")?;
+        }
+        Ok(())
     }
 }
 
@@ -1298,6 +1442,140 @@ impl Fight {
         };
         self.advance();
         Ok(report)
+    }
+
+    /// Every turn the current combatant may take now, as the rules allow it: each regular
+    /// action on each other combatant still in the fight, alone or after engaging (before a
+    /// close-range attack) or taking cover (before a long-range attack, where there is cover).
+    /// Each is checked by [`Fight::take_turn`] itself on a copy. Empty when the current
+    /// combatant cannot act (delayed, incapacitated, escaped) or before the start; otherwise
+    /// it holds at least [`Action::Nothing`]. The bonus action "other" (a door, a button)
+    /// changes no roll and is left out.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, Rules, Turn};
+    /// let mut f = Fight::new(Environment::default(), Rules::default());
+    /// f.add(Combatant::new(Character::from_stat_block("2 shooting, 4 toughness")?, 0))?;
+    /// f.add(Combatant::new(Character::from_stat_block("4 toughness")?, 1))?;
+    /// f.start(&[12, 3], &[])?;
+    /// let open = f.open_turns();
+    /// assert!(open.contains(&Turn::new(Action::Shoot { target: 1 })));
+    /// assert!(!open.contains(&Turn::new(Action::Escape))); // he has not evaded
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn open_turns(&self) -> Vec<Turn> {
+        let Ok(me) = self.current_ready() else {
+            return Vec::new();
+        };
+        let targets: Vec<CombatantId> = (0..self.combatants.len())
+            .filter(|&t| t != me && !self.combatants[t].escaped)
+            .collect();
+        let movements = [
+            None,
+            Some(Movement::Acrobatics),
+            Some(Movement::Quickness),
+            Some(Movement::Flying),
+            Some(Movement::Swimming),
+        ];
+        let mut actions = vec![Action::Nothing, Action::Escape];
+        for m in movements {
+            actions.push(Action::Evade { with: m });
+        }
+        for &t in &targets {
+            for with in [None, Some(Ability::Fighting), Some(Ability::Wrestling)] {
+                actions.push(Action::BasicAttack { target: t, with });
+            }
+            for with in [None, Some(Ability::Wrestling)] {
+                actions.push(Action::Hold { target: t, with });
+            }
+            actions.push(Action::ThrowObject { target: t });
+            for m in movements {
+                actions.push(Action::Catch { target: t, with: m });
+            }
+            actions.push(Action::Shoot { target: t });
+            actions.push(Action::Knockout { target: t });
+            actions.push(Action::Heal { target: t });
+            for &u in &targets {
+                actions.push(Action::FightingAttacks {
+                    first: t,
+                    second: u,
+                });
+                for hold_first in [false, true] {
+                    actions.push(Action::WrestlingAttacks {
+                        basic_attack: t,
+                        hold: u,
+                        hold_first,
+                    });
+                }
+            }
+        }
+        // Blasting: 1 to 3 separate targets, in increasing order.
+        let n = targets.len();
+        for i in 0..n {
+            actions.push(Action::Blast {
+                targets: vec![targets[i]],
+            });
+            for j in i + 1..n {
+                actions.push(Action::Blast {
+                    targets: vec![targets[i], targets[j]],
+                });
+                for k in j + 1..n {
+                    actions.push(Action::Blast {
+                        targets: vec![targets[i], targets[j], targets[k]],
+                    });
+                }
+            }
+        }
+        let mut open = Vec::new();
+        for action in actions {
+            let bonuses: &[Option<BonusAction>] = match action.range() {
+                Some(Range::Close) => &[None, Some(BonusAction::Engage)],
+                Some(Range::Long) => &[None, Some(BonusAction::TakeCover)],
+                None => &[None],
+            };
+            for &bonus in bonuses {
+                let turn = Turn {
+                    bonus,
+                    action: action.clone(),
+                };
+                let dice = vec![1; turn.action.dice_needed()];
+                if self.clone().take_turn(turn.clone(), &dice).is_ok() {
+                    open.push(turn);
+                }
+            }
+        }
+        open
+    }
+
+    /// The same fight at `position` in the initiative `order`, its combatants in
+    /// `conditions`, in round 1 (a fight resumed from a [`crate::FightState`]).
+    pub(crate) fn resume(
+        &self,
+        order: &[CombatantId],
+        conditions: &[Condition],
+        position: usize,
+    ) -> Fight {
+        let mut f = self.clone();
+        for (c, k) in f.combatants.iter_mut().zip(conditions) {
+            c.restore(k);
+        }
+        f.initiative = Vec::new();
+        f.order = order.to_vec();
+        f.position = position;
+        f.round = 1;
+        f
+    }
+
+    /// Where in the initiative order the fight is (0 for the first).
+    pub(crate) fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Shifts a combatant's defense by `delta` until his next turn: a what-if for tactics.
+    pub(crate) fn shift_defense(&mut self, id: CombatantId, delta: i64) {
+        if let Some(c) = self.combatants.get_mut(id) {
+            c.defense_shift += delta;
+        }
     }
 
     fn advance(&mut self) {

@@ -63,6 +63,7 @@
 //! | SC-R32 command and minions | L103–L107 | [`creation::check_minions`], [`Combatant::minion`] |
 //! | SC-R33 vehicle abilities | L109–L117 | [`Vehicle`], [`support::vehicle_roll`] |
 //! | beyond single rolls: a whole fight | — | [`Fight`], [`FightSimulation`] |
+//! | whole fights with exact odds, default tactics, scenes (issue 16) | L23–L57, L75–L99, L119–L149 | [`encounter`], [`FightEncounter`], [`Tactics`], [`Scene`] |
 //!
 //! ## Rulings
 //!
@@ -99,7 +100,11 @@
 //! ([`D20Roll`], [`Attack`], [`Initiative`]), or by convolution ([`Attacks`]: the total
 //! damage of one action's attacks) and symmetry ([`InitiativeContest`]: the roll-off is a
 //! fair coin). [`Fight::attack_for`] gives the exact attack for any situation in a fight.
-//! A whole fight is simulated ([`FightSimulation`]), not computed.
+//! A whole fight's exact odds (who is left standing, how many rounds) come from
+//! [`FightEncounter`], a dice-core [`Encounter`](dice_core::Encounter) whose every turn is
+//! [`Fight::take_turn`] with one face of each outcome of each die, played with the default
+//! [`Tactics`] or the caller's [`Policy`](dice_core::Policy); [`FightSimulation`] still
+//! simulates fights with its simple greedy tactics.
 //!
 //! ## Features
 //!
@@ -111,6 +116,7 @@ pub mod ability;
 pub mod attack;
 pub mod character;
 pub mod creation;
+pub mod encounter;
 mod error;
 pub mod fight;
 pub mod initiative;
@@ -123,10 +129,11 @@ pub use ability::{Ability, Movement, Vehicle};
 pub use attack::{Attack, AttackKind, AttackResult, Attacks, Range};
 pub use character::{Character, Health};
 pub use creation::{Build, CharacterPoints};
+pub use encounter::{FightEncounter, FightEnd, FightState, Scene, SceneCombatant, Tactics};
 pub use error::Error;
 pub use fight::{
-    Action, BonusAction, Combatant, CombatantId, Evasion, Fight, RollPurpose, RollReport, Turn,
-    TurnReport, TurnStatus,
+    Action, BonusAction, Combatant, CombatantId, Condition, Evasion, Fight, RollPurpose,
+    RollReport, Turn, TurnReport, TurnStatus,
 };
 pub use initiative::{Initiative, InitiativeContest, Side};
 pub use roll::{D20Roll, Outcome, RollKind};

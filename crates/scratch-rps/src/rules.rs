@@ -105,6 +105,7 @@ impl Water {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Environment {
     /// Three-dimensional structures (ropes, nets, ledges, ladders, fences, trees, cliffs):
     /// acrobatics catches acrobatics, quickness and flying escapers (L89).

@@ -3,7 +3,9 @@
 
 use dice_core::Exact;
 use dice_scratch_rps::roll::D20;
-use dice_scratch_rps::{Ability, Attack, AttackKind, D20Roll, Health, Outcome, Rules};
+use dice_scratch_rps::{
+    Ability, Attack, AttackKind, D20Roll, FightEnd, Health, Outcome, Rules, Scene,
+};
 use serde_json::{Value, json};
 
 use super::OddsFlag;
@@ -52,6 +54,21 @@ knockout 4 (2 when the attacker is injured), hold and catch none; a natural 20 a
 5 in all)."
     )]
     Attack(AttackArgs),
+    /// A whole fight from a scene file: play it, or its exact odds of who is left standing.
+    #[command(
+        long_about = "A whole fight from a scene file (TOML, or JSON by extension): the \
+combatants' names, sides and stat blocks, and the environment. Initiative is rolled (d20 + 10 \
+per level of stalking, ties roll off), then each round every combatant takes a turn in order, \
+playing the default tactics: heal a fallen or injured ally, catch or hit an opponent about to \
+escape, make the attack worth the most (engaging or taking cover when it pays), evade when \
+that turns away more than an attack would deal, and, when injured, alone and outnumbered, \
+evade and escape. The fight ends when one side is left standing.\n\n\
+Plays the fight by default (--seed to repeat it); --odds gives the exact odds of each end; \
+--monte-carlo estimates them by playing many fights. The rulebook's own combat example ships \
+as crates/scratch-rps/scenes/combat-example.toml.",
+        after_help = "Examples:\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --seed 1\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --odds\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --monte-carlo --trials 20000"
+    )]
+    Fight(super::fight::FightArgs),
 }
 
 /// `roll`.
@@ -149,7 +166,31 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Roll(a) => d20_roll(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
+        RollKind::Fight(a) => fight(&a, rules, ctx),
     }
+}
+
+/// `dice scratch-rps fight SCENE`: the scene's fight under the rulings (`--rule`).
+fn fight(args: &super::fight::FightArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&args.scene)?;
+    let encounter = scene.encounter_with(rules).map_err(|e| {
+        CliError::bad_input(format_args!(
+            "the scene {} is not valid: {e}",
+            args.scene.display()
+        ))
+    })?;
+    let names: Vec<String> = scene.combatants.iter().map(|c| c.name.clone()).collect();
+    let title = format!("Scratch RPS fight: {}", names.join(", "));
+    let describe_with = encounter.clone();
+    super::fight::run(
+        "scratch-rps fight",
+        &title,
+        encounter,
+        args,
+        ctx,
+        move |s| describe_with.describe(s),
+        |e: &FightEnd| e.to_string(),
+    )
 }
 
 fn outcome_key(o: Outcome) -> String {

@@ -1,0 +1,141 @@
+//! `dice scratch-rps fight SCENE`: the rulebook's combat example (Chokestar and Flipfire
+//! against Breakhelm X-19) shipped as a scene, played, with its exact odds, and estimated.
+
+mod common;
+use common::{bad, json, ok};
+
+const SCENE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../scratch-rps/scenes/combat-example.toml"
+);
+
+/// One row of the odds: the end, its chance, and its interval for an estimate.
+type Row = (String, f64, Option<(f64, f64)>);
+
+fn rows(v: &serde_json::Value) -> Vec<Row> {
+    v["distribution"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let interval = r["low"].as_f64().zip(r["high"].as_f64());
+            (
+                r["outcome"].as_str().expect("a name").to_owned(),
+                r["probability"].as_f64().expect("a probability"),
+                interval,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_shipped_scene_plays_with_a_seed() {
+    let text = ok(&["scratch-rps", "fight", SCENE, "--seed", "1"]);
+    assert!(
+        text.starts_with("Scratch RPS fight: Chokestar, Flipfire, Breakhelm X-19\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "start: Chokestar 3/3 hp healthy; Flipfire 4/4 hp healthy; Breakhelm X-19 6/6 hp healthy"
+        ),
+        "{text}"
+    );
+    assert!(
+        [
+            "bounty hunters victorious after",
+            "outlaw victorious after",
+            "outlaw escaped after"
+        ]
+        .iter()
+        .any(|e| text.contains(e)),
+        "{text}"
+    );
+    // The same seed plays the same fight.
+    assert_eq!(text, ok(&["scratch-rps", "fight", SCENE, "--seed", "1"]));
+    let v = json(&["scratch-rps", "fight", SCENE, "--seed", "1"]);
+    let states = v["states"].as_array().expect("states");
+    assert_eq!(states.len() as u64, v["rounds"].as_u64().unwrap() + 1);
+    assert!(v["end"].is_string());
+}
+
+#[test]
+fn exact_odds_sum_to_one() {
+    let v = json(&["scratch-rps", "fight", SCENE, "--odds"]);
+    let r = rows(&v);
+    let names: Vec<&str> = r.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "bounty hunters victorious",
+            "outlaw escaped",
+            "outlaw victorious"
+        ]
+    );
+    let total: f64 = r.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    assert!(v["states"].as_u64().unwrap() < 2_000);
+    assert!(v["expected_rounds"].as_f64().unwrap() > 1.0);
+}
+
+/// The estimate agrees with the exact odds: each exact value inside the row's 95% interval.
+#[test]
+fn monte_carlo_agrees_with_the_exact_odds() {
+    let exact = rows(&json(&["scratch-rps", "fight", SCENE, "--odds"]));
+    let mc = json(&[
+        "scratch-rps",
+        "fight",
+        SCENE,
+        "--monte-carlo",
+        "--trials",
+        "20000",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(mc["trials"], 20000);
+    let est = rows(&mc);
+    assert_eq!(est.len(), exact.len());
+    for ((name, p, _), (name2, q, interval)) in exact.iter().zip(&est) {
+        assert_eq!(name, name2);
+        let (low, high) = interval.expect("an interval");
+        assert!(low <= *q && *q <= high);
+        assert!(
+            low <= *p && *p <= high,
+            "{name}: exact {p}, estimate {q} in [{low}, {high}]"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_scene_is_refused() {
+    let dir = std::env::temp_dir().join(format!("dice-srps-fight-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("unknown.toml", "title = \"x\"\n", "unknown field"),
+        (
+            "stats.toml",
+            "[[combatant]]\nname = \"A\"\nside = \"x\"\nstats = \"3 tuffness\"\n[[combatant]]\nname = \"B\"\nside = \"y\"\nstats = \"2 toughness\"\n",
+            "combatant A",
+        ),
+        (
+            "one-side.toml",
+            "[[combatant]]\nname = \"A\"\nside = \"x\"\nstats = \"2 toughness\"\n[[combatant]]\nname = \"B\"\nside = \"x\"\nstats = \"2 toughness\"\n",
+            "two sides",
+        ),
+        (
+            "hp.toml",
+            "[[combatant]]\nname = \"A\"\nside = \"x\"\nstats = \"2 toughness\"\nhit_points = 5\n[[combatant]]\nname = \"B\"\nside = \"y\"\nstats = \"2 toughness\"\n",
+            "more than the maximum",
+        ),
+        ("broken.json", "{\"combatant\": [", "not valid"),
+    ];
+    for (file, text, says) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let err = bad(&["scratch-rps", "fight", path.to_str().unwrap()]);
+        assert!(err.contains(says), "{file}: {err}");
+    }
+    let err = bad(&["scratch-rps", "fight", "/no/such/scene.toml"]);
+    assert!(err.contains("cannot read the scene"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,1220 @@
+//! Whole fights as a dice-core [`Encounter`]: the exact odds of who is left standing, and
+//! fights played with the caller's RNG, both run by [`Fight`]'s own rules.
+//!
+//! A [`FightEncounter`] is a [`Fight`] (the combatants, the environment, the rulings) that
+//! has not started, a [`Policy`] choosing each combatant's turn (by default [`Tactics`]), and
+//! names for the combatants and their sides. One round is one pass through the initiative
+//! order (L23); the first round begins with the initiative roll. Its state ([`FightState`])
+//! is the initiative order and each combatant's [`Condition`]: no round counter.
+//!
+//! **One mechanic, one place.** Every turn of the exact law is carried out by
+//! [`Fight::take_turn`] (the pure form) with the dice that matter: for each d20 the turn
+//! rolls, the faces are split by outcome (failure, success, automatic success) against the
+//! total and difficulty that `take_turn` itself reports for that roll, and one face of each
+//! outcome is played, weighted by how many faces give it. Faces with the same outcome give
+//! the same fight (nothing in a fight remembers the face), so this is exact; the tests check
+//! it against every face of every die. A played round ([`Encounter::play_round`]) rolls the
+//! same turns with [`Fight::start_rolled`] and [`Fight::take_turn_rolled`]. Nothing is
+//! approximated.
+//!
+//! ```
+//! use dice_core::{EncounterLimits, end_law};
+//! use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+//!
+//! let mut fight = Fight::new(Environment::default(), Rules::default());
+//! fight.add(Combatant::new(Character::from_stat_block("2 fighting, 3 toughness")?, 0))?;
+//! fight.add(Combatant::new(Character::from_stat_block("1 quickness, 3 toughness")?, 1))?;
+//! let duel = FightEncounter::new(fight)?;
+//! let law = end_law(&duel, EncounterLimits::default())?;
+//! assert!((law.ends.total() - 1.0).abs() < 1e-12);
+//! # Ok::<(), dice_scratch_rps::Error>(())
+//! ```
+
+use core::fmt;
+use std::collections::BTreeMap;
+use std::sync::RwLock;
+
+use dice_core::{Dist, Encounter, Exact, Policy, Rng};
+
+use crate::ability::{Ability, Movement};
+use crate::attack::AttackKind;
+use crate::character::{Character, Health};
+use crate::error::Error;
+use crate::fight::{
+    Action, BonusAction, Combatant, CombatantId, Condition, Fight, Turn, TurnStatus,
+};
+use crate::initiative::Initiative;
+use crate::roll::{Outcome, resolve};
+use crate::rules::{Environment, Rules};
+
+/// The most combatants whose initiative order the exact law lists (every order is weighed:
+/// `n!` of them).
+pub const MAX_EXACT_COMBATANTS: usize = 6;
+
+/// A fight in progress between rounds: the initiative order (empty before it is rolled) and
+/// every combatant's [`Condition`], in the order they were added. No round counter.
+///
+/// ```
+/// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightState, Rules};
+/// let mut f = Fight::new(Environment::default(), Rules::default());
+/// f.add(Combatant::new(Character::from_stat_block("3 toughness")?, 0))?;
+/// let s = FightState::of(&f);
+/// assert!(!s.is_started());
+/// assert_eq!(s.to_string(), "initiative not rolled; #0 3 hp");
+/// # Ok::<(), dice_scratch_rps::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FightState {
+    order: Vec<CombatantId>,
+    conditions: Vec<Condition>,
+}
+
+impl FightState {
+    /// The state of `fight` (its order and its combatants' conditions).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightState, Rules};
+    /// let mut f = Fight::new(Environment::default(), Rules::default());
+    /// f.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// f.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// f.start(&[3, 9], &[])?;
+    /// assert_eq!(FightState::of(&f).order(), [1, 0]);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn of(fight: &Fight) -> FightState {
+        FightState {
+            order: fight.order().to_vec(),
+            conditions: fight
+                .combatants()
+                .iter()
+                .map(Combatant::condition)
+                .collect(),
+        }
+    }
+
+    /// Whether initiative has been rolled.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Environment, Fight, FightState, Rules};
+    /// assert!(!FightState::of(&Fight::new(Environment::default(), Rules::default())).is_started());
+    /// ```
+    pub fn is_started(&self) -> bool {
+        !self.order.is_empty()
+    }
+
+    /// The initiative order, highest first.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Environment, Fight, FightState, Rules};
+    /// assert!(FightState::of(&Fight::new(Environment::default(), Rules::default())).order().is_empty());
+    /// ```
+    pub fn order(&self) -> &[CombatantId] {
+        &self.order
+    }
+
+    /// Every combatant's condition, by id.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightState, Rules};
+    /// let mut f = Fight::new(Environment::default(), Rules::default());
+    /// f.add(Combatant::new(Character::from_stat_block("5 toughness")?, 0))?;
+    /// assert_eq!(FightState::of(&f).conditions()[0].hit_points(), 5);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn conditions(&self) -> &[Condition] {
+        &self.conditions
+    }
+}
+
+impl fmt::Display for FightState {
+    /// `order #2, #0, #1; #0 3 hp, #1 2 hp, delayed, …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.order.is_empty() {
+            f.write_str("initiative not rolled")?;
+        } else {
+            f.write_str("order ")?;
+            for (i, id) in self.order.iter().enumerate() {
+                write!(f, "{}#{id}", if i == 0 { "" } else { ", " })?;
+            }
+        }
+        for (i, c) in self.conditions.iter().enumerate() {
+            write!(f, "{}#{i} {c}", if i == 0 { "; " } else { ", " })?;
+        }
+        Ok(())
+    }
+}
+
+/// How a fight ends: the side left standing when fewer than two sides have anyone neither
+/// incapacitated nor escaped, and the other sides that got someone away (L53).
+///
+/// ```
+/// use dice_scratch_rps::FightEnd;
+/// let won = FightEnd { standing: Some("bounty hunters".into()), escaped: vec![] };
+/// assert_eq!(won.to_string(), "bounty hunters victorious");
+/// let fled = FightEnd { standing: Some("bounty hunters".into()), escaped: vec!["outlaw".into()] };
+/// assert_eq!(fled.to_string(), "outlaw escaped");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FightEnd {
+    /// The side with someone still standing, if any.
+    pub standing: Option<String>,
+    /// The other sides with someone who escaped (the rest of them incapacitated), in side
+    /// order; empty when every opponent was incapacitated.
+    pub escaped: Vec<String>,
+}
+
+impl fmt::Display for FightEnd {
+    /// `S victorious` (L149's words), `E escaped`, or `no one left standing`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.escaped.is_empty() {
+            return write!(f, "{} escaped", self.escaped.join(" and "));
+        }
+        match &self.standing {
+            Some(s) => write!(f, "{s} victorious"),
+            None => f.write_str("no one left standing"),
+        }
+    }
+}
+
+/// The default tactics: each combatant plays as the rulebook's own combat example (L119–L149)
+/// and its advice on each action suggest.
+///
+/// On his turn a combatant who can act takes the first of these that applies:
+///
+/// 1. **Escape** (L53) if he is giving up and may: "a character can escape the battle if he
+///    evaded on his last turn and has not been caught or hit since". He gives up when he is
+///    injured, no one of his side is left standing beside him, and two or more opponents
+///    stand against him (some characters "give up as soon as they are injured", L71).
+/// 2. **Heal** (L99): a healer "attempts to revive" a fallen comrade (Flipfire, L125), or heals
+///    an injured one (Flipfire "leaps to Chokestar's aid", L139), the incapacitated first,
+///    then the fewest hit points, when the healing roll is at least as likely to succeed as
+///    her best attack is to hit.
+/// 3. **Evade** (L49) with his best movement ability when giving up, to escape next turn.
+/// 4. **Catch** (L51) an opponent who evaded and may escape on his next turn, when the catch is
+///    likelier to succeed than any attack on him is to hit (either one spoils the escape);
+///    otherwise his attack goes at that opponent.
+/// 5. **Attack** with the regular action, and the bonus action, worth the most: the expected
+///    hit points it takes from opponents (never more than they have), plus, for a hold
+///    (L45), the damage the target would deal on the turn he loses; minus, for an attack
+///    that delays the attacker (knockout, or shooting and blasting when injured, L75–L79),
+///    the damage he gives up on his own next turn. **Engage** (L55) is taken when the +2 to
+///    the close-range rolls gains more than the −2 defense gives the opponents who act before
+///    his next turn; **take cover** (L57), where there is cover, when the +2 defense saves
+///    more than the −2 to the long-range rolls costs. The damage an opponent "would deal" is
+///    his best single attack action's expected damage ([`Fight::attack_for`]).
+/// 6. **Evade** (L49) when the hits the higher defense turns away are worth more than the
+///    best attack, or when no attack can be made.
+/// 7. **Do nothing** (L41).
+///
+/// Every number is exact (each attack's odds from [`Fight::attack_for`]); ties go to the
+/// first turn in [`Fight::open_turns`]' order.
+///
+/// ```
+/// use dice_core::Policy;
+/// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, Rules, Tactics, Turn};
+/// let mut f = Fight::new(Environment::default(), Rules::default());
+/// f.add(Combatant::new(Character::from_stat_block("2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness")?, 0))?;
+/// f.add(Combatant::new(Character::from_stat_block("2 wrestling, 3 stalking, 3 toughness")?, 0).with_hit_points(1)?)?;
+/// f.add(Combatant::new(Character::from_stat_block("4 shooting, 4 fighting, 6 toughness")?, 1))?;
+/// f.start(&[20, 1, 2], &[])?; // Chokestar 31, Flipfire 20, Breakhelm X-19 2
+/// f.pass()?; // Chokestar does nothing
+/// // Flipfire heals the injured Chokestar (L139): 0.6 against a 0.5 shot.
+/// let turn = Tactics.choose(&f, 0, &f.open_turns());
+/// assert_eq!(turn, Turn::new(Action::Heal { target: 1 }));
+/// # Ok::<(), dice_scratch_rps::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tactics;
+
+/// What the tactics read off the fight once per decision.
+struct Reading<'a> {
+    fight: &'a Fight,
+    who: CombatantId,
+    foes: Vec<CombatantId>,
+}
+
+impl Reading<'_> {
+    fn combatant(&self, id: CombatantId) -> &Combatant {
+        &self.fight.combatants()[id]
+    }
+
+    /// The expected damage of `attacker`'s best single attack action on `target` in `fight`.
+    fn threat_in(fight: &Fight, attacker: CombatantId, target: CombatantId) -> f64 {
+        let c = &fight.combatants()[attacker];
+        if !c.is_standing() {
+            return 0.0;
+        }
+        let ch = c.character();
+        let healthy = c.health() == Health::Healthy;
+        let e = |kind: AttackKind, with: Option<Ability>| {
+            fight
+                .attack_for(attacker, kind, with, target, None)
+                .map_or(0.0, |a| a.expected_damage())
+        };
+        let mut best = e(AttackKind::BasicAttack, None);
+        for a in [Ability::Fighting, Ability::Wrestling] {
+            if ch.has(a) {
+                let x = e(AttackKind::BasicAttack, Some(a));
+                let x = if healthy && a == Ability::Fighting {
+                    2.0 * x
+                } else {
+                    x
+                };
+                best = best.max(x);
+            }
+        }
+        for (a, k) in [
+            (Ability::Shooting, AttackKind::Shooting),
+            (Ability::Knockout, AttackKind::Knockout),
+            (Ability::Blasting, AttackKind::Blasting),
+        ] {
+            if ch.has(a) {
+                best = best.max(e(k, Some(a)));
+            }
+        }
+        if fight.environment().throwable_object {
+            best = best.max(e(AttackKind::ThrowObject, None));
+        }
+        best
+    }
+
+    /// What `attacker` would deal on his turn: his best threat to anyone of the other side.
+    fn threat(&self, attacker: CombatantId) -> f64 {
+        let team = self.combatant(attacker).team();
+        (0..self.fight.combatants().len())
+            .filter(|&t| {
+                t != attacker && self.combatant(t).team() != team && self.combatant(t).is_standing()
+            })
+            .map(|t| Self::threat_in(self.fight, attacker, t))
+            .fold(0.0, f64::max)
+    }
+
+    /// The foes who act before my next turn and what they would deal me with my defense
+    /// shifted by `delta`.
+    fn exposure(&self, delta: i64) -> f64 {
+        let mut f = self.fight.clone();
+        f.shift_defense(self.who, delta);
+        self.foes
+            .iter()
+            .filter(|&&x| self.combatant(x).status() == TurnStatus::Ready)
+            .map(|&x| Self::threat_in(&f, x, self.who))
+            .sum()
+    }
+
+    /// The attack rolls of an action: kind, ability, target.
+    fn rolls(action: &Action) -> Vec<(AttackKind, Option<Ability>, CombatantId)> {
+        match action {
+            Action::BasicAttack { target, with } => vec![(AttackKind::BasicAttack, *with, *target)],
+            Action::Hold { target, with } => vec![(AttackKind::Hold, *with, *target)],
+            Action::ThrowObject { target } => vec![(AttackKind::ThrowObject, None, *target)],
+            Action::Catch { target, with } => {
+                vec![(AttackKind::Catch, with.map(Movement::ability), *target)]
+            }
+            Action::Shoot { target } => {
+                vec![(AttackKind::Shooting, Some(Ability::Shooting), *target)]
+            }
+            Action::Blast { targets } => targets
+                .iter()
+                .map(|&t| (AttackKind::Blasting, Some(Ability::Blasting), t))
+                .collect(),
+            Action::Knockout { target } => {
+                vec![(AttackKind::Knockout, Some(Ability::Knockout), *target)]
+            }
+            Action::FightingAttacks { first, second } => vec![
+                (AttackKind::BasicAttack, Some(Ability::Fighting), *first),
+                (AttackKind::BasicAttack, Some(Ability::Fighting), *second),
+            ],
+            Action::WrestlingAttacks {
+                basic_attack, hold, ..
+            } => vec![
+                (
+                    AttackKind::BasicAttack,
+                    Some(Ability::Wrestling),
+                    *basic_attack,
+                ),
+                (AttackKind::Hold, Some(Ability::Wrestling), *hold),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The best hit chance of one roll of `turn`, and its value (see [`Tactics`]); `None`
+    /// for a turn that is no attack on opponents.
+    fn attack_value(&self, turn: &Turn, costs: &Costs) -> Option<(f64, f64)> {
+        let rolls = Self::rolls(&turn.action);
+        if rolls.is_empty() || matches!(turn.action, Action::Catch { .. }) {
+            return None;
+        }
+        let mut value = 0.0;
+        let mut hit = 0.0f64;
+        let mut delays_me = false;
+        for &(kind, with, t) in &rolls {
+            if !self.foes.contains(&t) {
+                return None;
+            }
+            let a = self
+                .fight
+                .attack_for(self.who, kind, with, t, turn.bonus)
+                .ok()?;
+            hit = hit.max(a.hit_chance());
+            delays_me |= a.delays_attacker();
+            let hp = self.combatant(t).hit_points();
+            let dmg = a.damage_distribution().ok()?;
+            value += dmg
+                .iter()
+                .map(|(&d, p)| p * f64::from(d.min(hp)))
+                .sum::<f64>();
+            if kind.delays_target() && !self.combatant(t).is_delayed() {
+                value += a.hit_chance() * costs.threat_of[t];
+            }
+        }
+        if delays_me {
+            value -= costs.my_threat;
+        }
+        match turn.bonus {
+            Some(BonusAction::Engage) => value -= costs.engage,
+            Some(BonusAction::TakeCover) => value += costs.cover,
+            _ => {}
+        }
+        Some((hit, value))
+    }
+}
+
+/// Numbers worked out once per decision.
+struct Costs {
+    threat_of: Vec<f64>,
+    my_threat: f64,
+    engage: f64,
+    cover: f64,
+}
+
+impl Policy<Fight, Turn> for Tactics {
+    fn choose(&self, fight: &Fight, who: CombatantId, open: &[Turn]) -> Turn {
+        let nothing = Turn::new(Action::Nothing);
+        let Some(me) = fight.combatants().get(who) else {
+            return open.first().cloned().unwrap_or(nothing);
+        };
+        let cs = fight.combatants();
+        let foes: Vec<CombatantId> = (0..cs.len())
+            .filter(|&i| cs[i].team() != me.team() && cs[i].is_standing())
+            .collect();
+        let ally_standing =
+            (0..cs.len()).any(|i| i != who && cs[i].team() == me.team() && cs[i].is_standing());
+        let r = Reading { fight, who, foes };
+        let giving_up = me.health() == Health::Injured && !ally_standing && r.foes.len() >= 2;
+        let escape = Turn::new(Action::Escape);
+        if giving_up && open.contains(&escape) {
+            return escape;
+        }
+        let base = r.exposure(0);
+        let costs = Costs {
+            threat_of: (0..cs.len()).map(|i| r.threat(i)).collect(),
+            my_threat: r.threat(who),
+            engage: r.exposure(-crate::fight::ENGAGE_DEFENSE_PENALTY) - base,
+            cover: base - r.exposure(crate::fight::TAKE_COVER_DEFENSE_BONUS),
+        };
+        let attacks: Vec<(&Turn, f64, f64)> = open
+            .iter()
+            .filter_map(|t| r.attack_value(t, &costs).map(|(h, v)| (t, h, v)))
+            .collect();
+        let best_hit = attacks.iter().map(|a| a.1).fold(0.0, f64::max);
+
+        // Heal: the incapacitated first, then the fewest hit points.
+        if let Ok(roll) = crate::support::healing_roll(me.character()) {
+            let patient = open
+                .iter()
+                .filter_map(|t| match t.action {
+                    Action::Heal { target } if cs[target].team() == me.team() => {
+                        Some((cs[target].hit_points(), target, t))
+                    }
+                    _ => None,
+                })
+                .min_by_key(|&(hp, id, _)| (hp, id));
+            if let Some((_, _, t)) = patient {
+                if roll.success_chance() >= best_hit {
+                    return t.clone();
+                }
+            }
+        }
+
+        // The best evade open (the highest level).
+        let evade = open
+            .iter()
+            .filter_map(|t| match t.action {
+                Action::Evade { with } if t.bonus.is_none() => {
+                    let level = with.map_or(0, |m| me.character().level(m.ability()));
+                    Some((level, t))
+                }
+                _ => None,
+            })
+            .max_by_key(|&(level, _)| level);
+        if giving_up {
+            if let Some((_, t)) = evade {
+                return t.clone();
+            }
+        }
+
+        // An opponent who may escape on his next turn: catch him or hit him.
+        let escaper = r
+            .foes
+            .iter()
+            .copied()
+            .find(|&f| cs[f].condition().may_escape());
+        let mut attacks = attacks;
+        if let Some(e) = escaper {
+            let on_him: Vec<(&Turn, f64, f64)> = attacks
+                .iter()
+                .copied()
+                .filter(|(t, _, _)| Reading::rolls(&t.action).iter().any(|x| x.2 == e))
+                .collect();
+            let hit_him = on_him.iter().map(|a| a.1).fold(0.0, f64::max);
+            let catch = open
+                .iter()
+                .filter_map(|t| match t.action {
+                    Action::Catch { target, with } if target == e => fight
+                        .attack_for(
+                            who,
+                            AttackKind::Catch,
+                            with.map(Movement::ability),
+                            e,
+                            t.bonus,
+                        )
+                        .ok()
+                        .map(|a| (a.hit_chance(), t)),
+                    _ => None,
+                })
+                .fold(None::<(f64, &Turn)>, |b, x| match b {
+                    Some(b) if b.0 >= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            if let Some((p, t)) = catch {
+                if p > hit_him {
+                    return t.clone();
+                }
+            }
+            if !on_him.is_empty() {
+                attacks = on_him;
+            }
+        }
+
+        let best = attacks
+            .iter()
+            .fold(None::<(&Turn, f64)>, |b, &(t, _, v)| match b {
+                Some(b) if b.1 >= v => Some(b),
+                _ => Some((t, v)),
+            });
+        let evade_value = evade.map(|(level, t)| {
+            let level = i64::from(level);
+            (base - r.exposure(level), t)
+        });
+        match (best, evade_value) {
+            (Some((_, v)), Some((e, t))) if e > v && e > 0.0 => t.clone(),
+            (Some((t, _)), _) => t.clone(),
+            (None, Some((_, t))) => t.clone(),
+            (None, None) => {
+                if open.contains(&nothing) || open.is_empty() {
+                    nothing
+                } else {
+                    open[0].clone()
+                }
+            }
+        }
+    }
+}
+
+/// A fight as an [`Encounter`]: a [`Fight`] not yet started, a [`Policy`] for every
+/// combatant's turns (by default [`Tactics`]), and names. See the [module documentation](self).
+///
+/// The policy is asked once for each situation (a fight state and whose turn it is), and its
+/// answer is kept: a policy must choose by the fight alone.
+///
+/// ```
+/// use dice_core::{Encounter, EncounterLimits, end_law};
+/// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+/// use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
+/// let mut fight = Fight::new(Environment::default(), Rules::default());
+/// fight.add(Combatant::new(Character::from_stat_block("1 shooting, 2 toughness")?, 0))?;
+/// fight.add(Combatant::new(Character::from_stat_block("1 fighting, 2 toughness")?, 1))?;
+/// let e = FightEncounter::new(fight)?.with_names(vec!["A".into(), "B".into()], vec!["red".into(), "blue".into()])?;
+/// let next = e.play_round(&e.start(), &mut Xoshiro256PlusPlus::seed_from_u64(3));
+/// assert!(next.is_started());
+/// let law = end_law(&e, EncounterLimits::default())?;
+/// assert_eq!(law.ends.len(), 2); // red victorious, blue victorious
+/// # Ok::<(), dice_scratch_rps::Error>(())
+/// ```
+pub struct FightEncounter<P = Tactics> {
+    fight: Fight,
+    names: Vec<String>,
+    sides: Vec<String>,
+    policy: P,
+    chosen: RwLock<BTreeMap<(FightState, usize), Turn>>,
+}
+
+impl<P: Clone> Clone for FightEncounter<P> {
+    fn clone(&self) -> Self {
+        FightEncounter {
+            fight: self.fight.clone(),
+            names: self.names.clone(),
+            sides: self.sides.clone(),
+            policy: self.policy.clone(),
+            chosen: RwLock::new(BTreeMap::new()),
+        }
+    }
+}
+
+impl<P: fmt::Debug> fmt::Debug for FightEncounter<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FightEncounter")
+            .field("fight", &self.fight)
+            .field("names", &self.names)
+            .field("sides", &self.sides)
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FightEncounter<Tactics> {
+    /// `fight` (not started, with combatants of at least two teams) played with [`Tactics`];
+    /// combatant `i` is named `#i`, team `t` is `team t`.
+    ///
+    /// # Errors
+    /// [`Error::Scene`] when the fight has started or has fewer than two teams.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// assert!(FightEncounter::new(fight).is_err()); // one side only
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn new(fight: Fight) -> Result<FightEncounter<Tactics>, Error> {
+        if fight.is_started() {
+            return Err(Error::Scene("the fight must not have started".into()));
+        }
+        let mut teams: Vec<u32> = fight.combatants().iter().map(Combatant::team).collect();
+        teams.sort_unstable();
+        teams.dedup();
+        if teams.len() < 2 {
+            return Err(Error::Scene("a fight needs combatants on two sides".into()));
+        }
+        let max = teams.last().copied().unwrap_or(0) as usize;
+        Ok(FightEncounter {
+            names: (0..fight.combatants().len())
+                .map(|i| format!("#{i}"))
+                .collect(),
+            sides: (0..=max).map(|t| format!("team {t}")).collect(),
+            fight,
+            policy: Tactics,
+            chosen: RwLock::new(BTreeMap::new()),
+        })
+    }
+}
+
+impl<P: Policy<Fight, Turn>> FightEncounter<P> {
+    /// The same encounter with the combatants named `names` (by id) and team `t` named
+    /// `sides[t]`.
+    ///
+    /// # Errors
+    /// [`Error::Scene`] when a combatant has no name or its team no side name.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight)?;
+    /// assert!(e.clone().with_names(vec!["A".into()], vec!["x".into(), "y".into()]).is_err());
+    /// let e = e.with_names(vec!["A".into(), "B".into()], vec!["x".into(), "y".into()])?;
+    /// assert_eq!(e.names(), ["A", "B"]);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn with_names(mut self, names: Vec<String>, sides: Vec<String>) -> Result<Self, Error> {
+        if names.len() != self.fight.combatants().len() {
+            return Err(Error::Scene(format!(
+                "{} names for {} combatants",
+                names.len(),
+                self.fight.combatants().len()
+            )));
+        }
+        if self
+            .fight
+            .combatants()
+            .iter()
+            .any(|c| c.team() as usize >= sides.len())
+        {
+            return Err(Error::Scene("every team needs a side name".into()));
+        }
+        self.names = names;
+        self.sides = sides;
+        Ok(self)
+    }
+
+    /// The same encounter played with `policy` instead.
+    ///
+    /// ```
+    /// use dice_core::{EncounterLimits, Policy, end_law};
+    /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, FightEncounter, Rules, Turn};
+    /// /// Always the first turn the rules allow that is an attack, else nothing.
+    /// struct Plain;
+    /// impl Policy<Fight, Turn> for Plain {
+    ///     fn choose(&self, _: &Fight, _: usize, open: &[Turn]) -> Turn {
+    ///         open.iter().find(|t| t.action.range().is_some() && t.bonus.is_none())
+    ///             .cloned().unwrap_or(Turn::new(Action::Nothing))
+    ///     }
+    /// }
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight)?.with_policy(Plain);
+    /// assert!((end_law(&e, EncounterLimits::default())?.ends.total() - 1.0).abs() < 1e-12);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn with_policy<Q: Policy<Fight, Turn>>(self, policy: Q) -> FightEncounter<Q> {
+        FightEncounter {
+            fight: self.fight,
+            names: self.names,
+            sides: self.sides,
+            policy,
+            chosen: RwLock::new(BTreeMap::new()),
+        }
+    }
+
+    /// The fight as it starts (not started: initiative is rolled in the first round).
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// assert_eq!(FightEncounter::new(fight)?.fight().combatants().len(), 2);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn fight(&self) -> &Fight {
+        &self.fight
+    }
+
+    /// The combatants' names, by id.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// assert_eq!(FightEncounter::new(fight)?.names(), ["#0", "#1"]);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The fight of `state` with the turn at `position` of its initiative order to come.
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight)?;
+    /// assert!(!e.fight_at(&e.start(), 0).is_started());
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn fight_at(&self, state: &FightState, position: usize) -> Fight {
+        self.fight.resume(&state.order, &state.conditions, position)
+    }
+
+    /// The turn the policy takes in `fight` (started, the current combatant able to act),
+    /// remembered for the fight's state.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 shooting, 2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight.clone())?;
+    /// fight.start(&[20, 1], &[])?;
+    /// assert_eq!(e.decide(&fight).action, Action::Shoot { target: 1 });
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn decide(&self, fight: &Fight) -> Turn {
+        let key = (FightState::of(fight), fight.position());
+        if let Ok(map) = self.chosen.read() {
+            if let Some(t) = map.get(&key) {
+                return t.clone();
+            }
+        }
+        let who = fight.current().unwrap_or(0);
+        let open = fight.open_turns();
+        let turn = if open.is_empty() {
+            Turn::new(Action::Nothing)
+        } else {
+            self.policy.choose(fight, who, &open)
+        };
+        if let Ok(mut map) = self.chosen.write() {
+            map.insert(key, turn.clone());
+        }
+        turn
+    }
+
+    /// The exact law of the state after the turn at `position` of `state`'s initiative order:
+    /// the turn passed when its combatant cannot act, or the policy's turn carried out by
+    /// [`Fight::take_turn`] with one face of each outcome of each die (see the
+    /// [module documentation](self)). Unchanged once the fight is over.
+    ///
+    /// # Errors
+    /// [`Error::Scene`] when the policy chooses a turn the rules refuse.
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, FightState, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 shooting, 2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight.clone())?;
+    /// fight.start(&[20, 1], &[])?;
+    /// let law = e.turn_law(&FightState::of(&fight), 0)?;
+    /// // Faces 9..=19 hit for 2, a natural 20 does 5 (ruling SC-A1): 2 hp or 0 hp left.
+    /// assert_eq!(law.len(), 2);
+    /// assert!((law.iter().map(|(s, p)| p * f64::from(s.conditions()[1].hit_points())).sum::<f64>() - 2.0 * 8.0 / 20.0).abs() < 1e-12);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn turn_law(&self, state: &FightState, position: usize) -> Result<Dist<FightState>, Error> {
+        let mut fight = self.fight_at(state, position);
+        if fight.is_over() {
+            return Ok(Dist::certain(state.clone()));
+        }
+        let Some(who) = fight.current() else {
+            return Ok(Dist::certain(state.clone()));
+        };
+        if fight.combatants()[who].status() != TurnStatus::Ready {
+            fight.pass()?;
+            return Ok(Dist::certain(FightState::of(&fight)));
+        }
+        let turn = self.decide(&fight);
+        let mut out = Vec::new();
+        outcomes(&fight, &turn, &mut Vec::new(), 1.0, &mut out)
+            .map_err(|e| Error::Scene(format!("the tactics chose `{turn}`, refused: {e}")))?;
+        Ok(Dist::from_pairs(out)?)
+    }
+
+    /// The exact law of the initiative order (L23, SC-A8): every combatant's total
+    /// ([`Initiative`]) is independent, and tied characters roll off with fair dice, so each
+    /// order of a tie is as likely as any other. For each order, the chance is a sum over
+    /// non-increasing totals, with `1/k!` for each run of `k` equal totals.
+    ///
+    /// # Errors
+    /// [`Error::Core`] (too complex) beyond [`MAX_EXACT_COMBATANTS`] combatants.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let law = FightEncounter::new(fight)?.initiative_law()?;
+    /// assert!((law.probability(&vec![0, 1]) - 0.5).abs() < 1e-15);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn initiative_law(&self) -> Result<Dist<Vec<CombatantId>>, Error> {
+        let n = self.fight.combatants().len();
+        if n > MAX_EXACT_COMBATANTS {
+            return Err(Error::Core(dice_core::Error::TooComplex {
+                what: "the initiative orders of a fight",
+                work: n as u64,
+                max: MAX_EXACT_COMBATANTS as u64,
+            }));
+        }
+        let laws: Vec<Dist<u32>> = self
+            .fight
+            .combatants()
+            .iter()
+            .map(|c| Initiative::of(c.character()).distribution())
+            .collect::<Result<_, _>>()?;
+        let mut pairs = Vec::new();
+        let mut perm: Vec<usize> = (0..n).collect();
+        loop {
+            pairs.push((perm.clone(), order_chance(&laws, &perm)));
+            if !next_permutation(&mut perm) {
+                break;
+            }
+        }
+        Ok(Dist::from_pairs(pairs)?)
+    }
+
+    fn end_of(&self, fight: &Fight) -> Option<FightEnd> {
+        let standing = fight.standing_teams();
+        if standing.len() >= 2 {
+            return None;
+        }
+        let side = |t: u32| {
+            self.sides
+                .get(t as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("team {t}"))
+        };
+        let mut escaped: Vec<u32> = fight
+            .combatants()
+            .iter()
+            .filter(|c| c.has_escaped() && !standing.contains(&c.team()))
+            .map(Combatant::team)
+            .collect();
+        escaped.sort_unstable();
+        escaped.dedup();
+        Some(FightEnd {
+            standing: standing.first().map(|&t| side(t)),
+            escaped: escaped.into_iter().map(side).collect(),
+        })
+    }
+
+    /// One line for a person: each combatant's name, hit points and condition.
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("3 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight)?;
+    /// assert_eq!(e.describe(&e.start()), "#0 2/2 hp healthy; #1 3/3 hp healthy");
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn describe(&self, state: &FightState) -> String {
+        let fight = self.fight_at(state, 0);
+        let mut parts = Vec::new();
+        for (i, c) in fight.combatants().iter().enumerate() {
+            let name = &self.names[i];
+            let k = &state.conditions[i];
+            if k.has_escaped() {
+                parts.push(format!("{name} escaped"));
+                continue;
+            }
+            let mut s = format!(
+                "{name} {}/{} hp {}",
+                k.hit_points(),
+                c.character().max_hit_points(),
+                c.health()
+            );
+            if k.is_delayed() {
+                s.push_str(", delayed");
+            }
+            if c.evasion().is_some() {
+                s.push_str(", evading");
+            }
+            parts.push(s);
+        }
+        parts.join("; ")
+    }
+}
+
+/// Plays `turn` in `fight` with every outcome of each die, one face per outcome, pushing
+/// `(state, chance)` to `out`.
+fn outcomes(
+    fight: &Fight,
+    turn: &Turn,
+    dice: &mut Vec<u32>,
+    weight: f64,
+    out: &mut Vec<(FightState, f64)>,
+) -> Result<(), Error> {
+    let k = turn.action.dice_needed();
+    let i = dice.len();
+    if i == k {
+        let mut f = fight.clone();
+        f.take_turn(turn.clone(), dice)?;
+        out.push((FightState::of(&f), weight));
+        return Ok(());
+    }
+    // The roll this die is for, as take_turn reports it after the dice so far.
+    let mut probe = dice.clone();
+    probe.resize(k, 1);
+    let report = fight.clone().take_turn(turn.clone(), &probe)?;
+    let roll = report.rolls.get(i).ok_or(Error::Dice {
+        needed: k,
+        given: report.rolls.len(),
+    })?;
+    let modifier = roll.total - i64::from(roll.natural);
+    let mut classes: Vec<(Outcome, u32, u32)> = Vec::new();
+    for face in 1..=20 {
+        let o = resolve(face, modifier, roll.difficulty)?;
+        match classes.iter_mut().find(|c| c.0 == o) {
+            Some(c) => c.2 += 1,
+            None => classes.push((o, face, 1)),
+        }
+    }
+    for (_, face, count) in classes {
+        dice.push(face);
+        outcomes(fight, turn, dice, weight * f64::from(count) / 20.0, out)?;
+        dice.pop();
+    }
+    Ok(())
+}
+
+/// P(the initiative order is `perm`): a sum over non-increasing totals along `perm`, `1/k!`
+/// for each run of `k` equal totals (the fair roll-offs).
+fn order_chance(laws: &[Dist<u32>], perm: &[usize]) -> f64 {
+    // (last total, length of the run of equal totals) → chance so far.
+    let mut dp: BTreeMap<(u32, u32), f64> = BTreeMap::new();
+    for (&t, p) in laws[perm[0]].iter() {
+        *dp.entry((t, 1)).or_insert(0.0) += p;
+    }
+    for &c in &perm[1..] {
+        let mut next = BTreeMap::new();
+        for (&(v, run), &m) in &dp {
+            for (&w, p) in laws[c].iter() {
+                if w < v {
+                    *next.entry((w, 1)).or_insert(0.0) += m * p;
+                } else if w == v {
+                    *next.entry((w, run + 1)).or_insert(0.0) += m * p / f64::from(run + 1);
+                }
+            }
+        }
+        dp = next;
+    }
+    dp.values().sum()
+}
+
+/// The next permutation in lexicographic order; `false` after the last.
+fn next_permutation(v: &mut [usize]) -> bool {
+    let n = v.len();
+    if n < 2 {
+        return false;
+    }
+    let mut i = n - 1;
+    while i > 0 && v[i - 1] >= v[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = n - 1;
+    while v[j] <= v[i - 1] {
+        j -= 1;
+    }
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}
+
+impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
+    type State = FightState;
+    type End = FightEnd;
+
+    fn start(&self) -> FightState {
+        FightState::of(&self.fight)
+    }
+
+    fn end(&self, state: &FightState) -> Option<FightEnd> {
+        self.end_of(&self.fight_at(state, 0))
+    }
+
+    /// Initiative (in the first round), then each combatant's turn in order, each turn's law
+    /// from [`FightEncounter::turn_law`].
+    fn round_law(&self, state: &FightState) -> Result<Dist<FightState>, dice_core::Error> {
+        let start = if state.is_started() {
+            Dist::certain(state.clone())
+        } else {
+            self.initiative_law()
+                .map_err(core_error)?
+                .map(|order| FightState {
+                    order: order.clone(),
+                    conditions: state.conditions.clone(),
+                })
+        };
+        let mut law = start;
+        for position in 0..self.fight.combatants().len() {
+            law = law.and_then(|s| self.turn_law(s, position).map_err(core_error))?;
+        }
+        Ok(law)
+    }
+
+    /// The same round rolled: [`Fight::start_rolled`] in the first round, then
+    /// [`Fight::take_turn_rolled`] with the policy's turns (or [`Fight::pass`]).
+    fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
+        let mut fight = if state.is_started() {
+            self.fight_at(state, 0)
+        } else {
+            let mut f = self.fight.clone();
+            // Cannot fail: the fight has combatants and has not started.
+            let _ = f.start_rolled(rng);
+            f
+        };
+        for _ in 0..self.fight.combatants().len() {
+            if fight.is_over() {
+                break;
+            }
+            let ready = fight
+                .current()
+                .is_some_and(|a| fight.combatants()[a].status() == TurnStatus::Ready);
+            if ready {
+                let turn = self.decide(&fight);
+                if fight.take_turn_rolled(turn, rng).is_err() {
+                    let _ = fight.pass();
+                }
+            } else {
+                let _ = fight.pass();
+            }
+        }
+        FightState::of(&fight)
+    }
+}
+
+fn core_error(e: Error) -> dice_core::Error {
+    match e {
+        Error::Core(c) => c,
+        _ => dice_core::Error::Unsupported {
+            what: "a turn the rules refuse (chosen by the policy)",
+        },
+    }
+}
+
+/// One combatant of a [`Scene`]: a name, a side, and the rulebook's stat block.
+///
+/// ```
+/// use dice_scratch_rps::SceneCombatant;
+/// let c = SceneCombatant::new("Chokestar", "bounty hunters", "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense");
+/// assert_eq!(c.hit_points, None); // full: toughness (L127)
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct SceneCombatant {
+    /// The character's name.
+    pub name: String,
+    /// The side he fights on; combatants with the same side are allies.
+    pub side: String,
+    /// The stat block as the rulebook writes it: `4 shooting, 4 fighting, 6 toughness, 3
+    /// tgh/2, 13 defense` (the tgh/2 and defense, if given, are checked).
+    pub stats: String,
+    /// Hit points at the start; full (his toughness) when left out (L127).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub hit_points: Option<u32>,
+    /// A minion (L103–L107): cannot be healed in combat.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub minion: bool,
+    /// In water at the start (L95); the environment must have water.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub in_water: bool,
+}
+
+impl SceneCombatant {
+    /// A combatant at full hit points, not a minion, not in water.
+    ///
+    /// ```
+    /// use dice_scratch_rps::SceneCombatant;
+    /// assert!(!SceneCombatant::new("Zim", "wizards", "8 shooting, 2 toughness").minion);
+    /// ```
+    pub fn new(name: &str, side: &str, stats: &str) -> SceneCombatant {
+        SceneCombatant {
+            name: name.to_owned(),
+            side: side.to_owned(),
+            stats: stats.to_owned(),
+            hit_points: None,
+            minion: false,
+            in_water: false,
+        }
+    }
+}
+
+/// A fight scene: the combatants and the environment (cover, things to throw, room to fly,
+/// water …), read from a file (TOML or JSON under the `serde` feature) and made into a
+/// [`FightEncounter`] played with [`Tactics`] under the project's rulings.
+///
+/// ```
+/// use dice_scratch_rps::{Environment, Scene, SceneCombatant};
+/// let scene = Scene {
+///     environment: Environment::default(),
+///     combatants: vec![
+///         SceneCombatant::new("Chokestar", "bounty hunters", "2 wrestling, 3 stalking, 3 toughness"),
+///         SceneCombatant::new("Breakhelm X-19", "outlaw", "4 shooting, 4 fighting, 6 toughness"),
+///     ],
+/// };
+/// let e = scene.encounter()?;
+/// assert_eq!(e.names(), ["Chokestar", "Breakhelm X-19"]);
+/// # Ok::<(), dice_scratch_rps::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct Scene {
+    /// Where they fight; a bare room when left out (no cover, nothing to throw, no room to
+    /// fly, no water).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub environment: Environment,
+    /// The combatants (`[[combatant]]` in TOML), in the order of their ids.
+    #[cfg_attr(feature = "serde", serde(rename = "combatant"))]
+    pub combatants: Vec<SceneCombatant>,
+}
+
+impl Scene {
+    /// The scene's fight, played with [`Tactics`] under [`Rules::default`] (the project's
+    /// rulings).
+    ///
+    /// # Errors
+    /// [`Error::SceneCombatant`] for a bad stat block, hit points above toughness, or water
+    /// where there is none; [`Error::Scene`] for fewer than two sides or a blank name.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Scene, SceneCombatant};
+    /// let bad = Scene { combatants: vec![SceneCombatant::new("A", "x", "3 tuffness")], ..Scene::default() };
+    /// assert!(bad.encounter().unwrap_err().to_string().contains("A"));
+    /// ```
+    pub fn encounter(&self) -> Result<FightEncounter, Error> {
+        self.encounter_with(Rules::default())
+    }
+
+    /// The scene's fight, played with [`Tactics`] under `rules`.
+    ///
+    /// # Errors
+    /// As [`Scene::encounter`].
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Rules, Scene, SceneCombatant, ShootingCrit};
+    /// let scene = Scene { combatants: vec![
+    ///     SceneCombatant::new("A", "x", "2 shooting, 2 toughness"),
+    ///     SceneCombatant::new("B", "y", "2 toughness"),
+    /// ], ..Scene::default() };
+    /// let rules = Rules { shooting_crit: ShootingCrit::GeneralPlusOne, ..Rules::default() };
+    /// assert_eq!(scene.encounter_with(rules)?.fight().rules(), &rules);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn encounter_with(&self, rules: Rules) -> Result<FightEncounter, Error> {
+        let mut fight = Fight::new(self.environment, rules);
+        let mut sides: Vec<String> = Vec::new();
+        let mut names = Vec::new();
+        for c in &self.combatants {
+            if c.name.trim().is_empty() || c.side.trim().is_empty() {
+                return Err(Error::Scene(
+                    "every combatant needs a name and a side".into(),
+                ));
+            }
+            let wrap = |e: Error| Error::SceneCombatant {
+                name: c.name.clone(),
+                problem: Box::new(e),
+            };
+            let team = match sides.iter().position(|s| *s == c.side) {
+                Some(t) => t,
+                None => {
+                    sides.push(c.side.clone());
+                    sides.len() - 1
+                }
+            };
+            let character = Character::from_stat_block(&c.stats).map_err(wrap)?;
+            let mut combatant = Combatant::new(character, team as u32).in_water(c.in_water);
+            if let Some(hp) = c.hit_points {
+                combatant = combatant.with_hit_points(hp).map_err(wrap)?;
+            }
+            if c.minion {
+                combatant = combatant.minion();
+            }
+            fight.add(combatant).map_err(wrap)?;
+            names.push(c.name.clone());
+        }
+        if sides.len() < 2 {
+            return Err(Error::Scene(format!(
+                "a fight needs combatants on two sides, the scene has {}",
+                sides.len()
+            )));
+        }
+        FightEncounter::new(fight)?.with_names(names, sides)
+    }
+}

@@ -1,0 +1,596 @@
+//! Whole fights as an encounter: the exact engine against brute force (every face of every
+//! die through `Fight::take_turn`), played fights against the exact law, the rules of turns,
+//! and the shipped scene of the rulebook's combat example.
+
+use std::collections::BTreeMap;
+
+use dice_core::{Dist, Encounter, EncounterLimits, Ending, Exact, PlayOut, Roll, end_law, play};
+use dice_scratch_rps::initiative::order;
+use dice_scratch_rps::{
+    Action, Character, Combatant, Environment, Fight, FightEncounter, FightEnd, FightState,
+    Initiative, Rules, Scene, SceneCombatant, Tactics, Turn, TurnStatus,
+};
+use dice_testkit::{check_rolls, rng};
+
+fn block(s: &str) -> Character {
+    Character::from_stat_block(s).unwrap()
+}
+
+/// The rulebook's combat example, built in code (the shipped file is read below).
+fn example() -> FightEncounter {
+    Scene {
+        environment: Environment::default(),
+        combatants: vec![
+            SceneCombatant::new(
+                "Chokestar",
+                "bounty hunters",
+                "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense",
+            ),
+            SceneCombatant::new(
+                "Flipfire",
+                "bounty hunters",
+                "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness, 2 tgh/2, 12 defense",
+            ),
+            SceneCombatant::new(
+                "Breakhelm X-19",
+                "outlaw",
+                "1 piloting, 4 shooting, 4 fighting, 6 toughness, 3 tgh/2, 13 defense",
+            ),
+        ],
+    }
+    .encounter()
+    .unwrap()
+}
+
+/// Small fights: a duel, a healer and a fighter against a brawler (healing loops), a
+/// knockout against an evader, and three equals (three-way initiative ties).
+fn small_fights() -> Vec<FightEncounter> {
+    let mut out = Vec::new();
+    let mut f = Fight::new(Environment::default(), Rules::default());
+    f.add(Combatant::new(block("2 fighting, 3 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(
+        block("1 shooting, 1 quickness, 3 toughness"),
+        1,
+    ))
+    .unwrap();
+    out.push(FightEncounter::new(f).unwrap());
+    let mut f = Fight::new(Environment::default(), Rules::default());
+    f.add(Combatant::new(block("2 healing, 2 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(block("1 fighting, 2 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(
+        block("3 fighting, 1 stalking, 3 toughness"),
+        1,
+    ))
+    .unwrap();
+    out.push(FightEncounter::new(f).unwrap());
+    let env = Environment {
+        cover: true,
+        throwable_object: true,
+        ..Environment::default()
+    };
+    let mut f = Fight::new(env, Rules::default());
+    f.add(Combatant::new(block("2 knockout, 4 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(
+        block("3 quickness, 1 shooting, 2 toughness"),
+        1,
+    ))
+    .unwrap();
+    out.push(FightEncounter::new(f).unwrap());
+    let mut f = Fight::new(Environment::default(), Rules::default());
+    for team in [0, 1, 2] {
+        f.add(Combatant::new(block("1 fighting, 1 toughness"), team))
+            .unwrap();
+    }
+    out.push(FightEncounter::new(f).unwrap());
+    out
+}
+
+/// Brute force: the turn at `position`, the policy's turn played with every face of every
+/// die it rolls (`20^k` faces), each through `Fight::take_turn`.
+fn brute_turn(e: &FightEncounter, s: &FightState, position: usize) -> Vec<(FightState, f64)> {
+    let mut fight = e.fight_at(s, position);
+    if fight.is_over() {
+        return vec![(s.clone(), 1.0)];
+    }
+    let who = fight.current().unwrap();
+    if fight.combatants()[who].status() != TurnStatus::Ready {
+        fight.pass().unwrap();
+        return vec![(FightState::of(&fight), 1.0)];
+    }
+    let turn = e.decide(&fight);
+    let k = turn.action.dice_needed();
+    let total = 20usize.pow(k as u32);
+    let mut out = Vec::new();
+    for code in 0..total {
+        let mut c = code;
+        let dice: Vec<u32> = (0..k)
+            .map(|_| {
+                let d = (c % 20) as u32 + 1;
+                c /= 20;
+                d
+            })
+            .collect();
+        let mut f = fight.clone();
+        f.take_turn(turn.clone(), &dice).unwrap();
+        out.push((FightState::of(&f), 1.0 / total as f64));
+    }
+    out
+}
+
+/// Brute force: the fight started by `Fight::start` from every face of every combatant's
+/// initiative die and, within ties, every roll-off that settles them at once.
+fn brute_initiative(e: &FightEncounter) -> BTreeMap<FightState, f64> {
+    let cs = e.fight().combatants();
+    let n = cs.len();
+    let mut law = BTreeMap::new();
+    let total = 20usize.pow(n as u32);
+    for code in 0..total {
+        let mut c = code;
+        let dice: Vec<u32> = (0..n)
+            .map(|_| {
+                let d = (c % 20) as u32 + 1;
+                c /= 20;
+                d
+            })
+            .collect();
+        let totals: Vec<u32> = cs
+            .iter()
+            .zip(&dice)
+            .map(|(x, &d)| Initiative::of(x.character()).total(d).unwrap())
+            .collect();
+        let tied = (0..n)
+            .filter(|&i| (0..n).any(|j| j != i && totals[j] == totals[i]))
+            .count();
+        let mut settled: Vec<FightState> = Vec::new();
+        for r in 0..20usize.pow(tied as u32) {
+            let mut rc = r;
+            let offs: Vec<u32> = (0..tied)
+                .map(|_| {
+                    let d = (rc % 20) as u32 + 1;
+                    rc /= 20;
+                    d
+                })
+                .collect();
+            if order(&totals, &offs).is_ok() {
+                let mut f = e.fight().clone();
+                f.start(&dice, &offs).unwrap();
+                settled.push(FightState::of(&f));
+            }
+        }
+        let w = 1.0 / total as f64 / settled.len() as f64;
+        for o in settled {
+            *law.entry(o).or_insert(0.0) += w;
+        }
+    }
+    law
+}
+
+/// Brute force: one whole round.
+fn brute_round(e: &FightEncounter, s: &FightState) -> BTreeMap<FightState, f64> {
+    let mut mass: BTreeMap<FightState, f64> = if s.is_started() {
+        BTreeMap::from([(s.clone(), 1.0)])
+    } else {
+        brute_initiative(e)
+    };
+    for position in 0..e.fight().combatants().len() {
+        let mut next = BTreeMap::new();
+        for (st, m) in &mass {
+            for (t, p) in brute_turn(e, st, position) {
+                *next.entry(t).or_insert(0.0) += m * p;
+            }
+        }
+        mass = next;
+    }
+    mass
+}
+
+fn assert_same(a: &Dist<FightState>, b: &BTreeMap<FightState, f64>, what: &str) {
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "{what}: {} against {} states",
+        a.len(),
+        b.len()
+    );
+    for (s, p) in a.iter() {
+        let q = b.get(s).copied().unwrap_or(0.0);
+        assert!((p - q).abs() < 1e-12, "{what}: {s}: {p} against {q}");
+    }
+}
+
+#[test]
+fn the_initiative_law_matches_every_face_and_roll_off() {
+    let mut fights = small_fights();
+    fights.push(example());
+    for e in &fights {
+        let law = e.initiative_law().unwrap();
+        let mut brute: BTreeMap<Vec<usize>, f64> = BTreeMap::new();
+        for (s, p) in brute_initiative(e) {
+            *brute.entry(s.order().to_vec()).or_insert(0.0) += p;
+        }
+        assert_eq!(law.len(), brute.len());
+        for (o, p) in law.iter() {
+            let q = brute[o];
+            // Sums of thousands of faces against a sum over totals: rounding only.
+            assert!((p - q).abs() < 1e-10, "{o:?}: {p} against {q}");
+        }
+    }
+    // L129: Chokestar's 3 stalking puts him first whatever the dice (31 or more against 20).
+    let law = example().initiative_law().unwrap();
+    assert!((law.probability_where(|o| o[0] == 0) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn every_turn_law_matches_every_face_of_every_die() {
+    let mut fights = small_fights();
+    fights.push(example());
+    for e in &fights {
+        // The states of the first two rounds, every position of the order.
+        let first = e.round_law(&e.start()).unwrap();
+        let mut states: Vec<FightState> = first.outcomes().to_vec();
+        for s in first.outcomes().iter().take(12) {
+            states.extend(e.round_law(s).unwrap().outcomes().iter().cloned());
+        }
+        for s in &states {
+            if e.end(s).is_some() {
+                continue;
+            }
+            for position in 0..e.fight().combatants().len() {
+                let law = e.turn_law(s, position).unwrap();
+                let mut brute = BTreeMap::new();
+                for (t, p) in brute_turn(e, s, position) {
+                    *brute.entry(t).or_insert(0.0) += p;
+                }
+                assert_same(&law, &brute, &format!("{s} at {position}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_round_law_matches_brute_force() {
+    for e in small_fights().iter().chain([&example()]) {
+        let start = e.start();
+        assert_same(
+            &e.round_law(&start).unwrap(),
+            &brute_round(e, &start),
+            "the first round",
+        );
+        let next = e.round_law(&start).unwrap();
+        for s in next.outcomes().iter().take(5) {
+            if e.end(s).is_none() {
+                assert_same(
+                    &e.round_law(s).unwrap(),
+                    &brute_round(e, s),
+                    "a later round",
+                );
+            }
+        }
+    }
+}
+
+/// Pushes every path's mass forward `rounds` rounds with the brute-force round law.
+fn forward(e: &FightEncounter, rounds: u32) -> BTreeMap<FightEnd, f64> {
+    let mut cache: BTreeMap<FightState, BTreeMap<FightState, f64>> = BTreeMap::new();
+    let mut mass: BTreeMap<FightState, f64> = BTreeMap::from([(e.start(), 1.0)]);
+    let mut ends = BTreeMap::new();
+    for _ in 0..rounds {
+        let mut next = BTreeMap::new();
+        for (s, m) in &mass {
+            let law = cache
+                .entry(s.clone())
+                .or_insert_with(|| brute_round(e, s))
+                .clone();
+            for (t, p) in law {
+                match e.end(&t) {
+                    Some(end) => *ends.entry(end).or_insert(0.0) += m * p,
+                    None => *next.entry(t).or_insert(0.0) += m * p,
+                }
+            }
+        }
+        mass = next;
+        if mass.values().sum::<f64>() < 1e-15 {
+            break;
+        }
+    }
+    ends
+}
+
+#[test]
+fn end_laws_match_the_forward_iteration_of_brute_force_rounds() {
+    for e in small_fights().iter().take(3) {
+        let law = end_law(e, EncounterLimits::default()).unwrap();
+        let ends = forward(e, 3_000);
+        assert_eq!(law.ends.len(), ends.len());
+        for (end, p) in &ends {
+            let got = law.ends.probability(end);
+            assert!((got - p).abs() < 1e-10, "{end}: {got} against {p}");
+        }
+        assert!((law.ends.total() - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn played_fights_follow_the_exact_law() {
+    for (i, e) in small_fights().into_iter().chain([example()]).enumerate() {
+        let run = PlayOut::new(e, 1_000).unwrap();
+        let law = run.distribution().unwrap();
+        let exact = end_law(run.encounter(), EncounterLimits::default()).unwrap();
+        for (end, p) in exact.ends.iter() {
+            assert!((law.probability(&Ending::Ended(end.clone())) - p).abs() < 1e-9);
+        }
+        let mut r = rng(60 + i as u64);
+        check_rolls("a Scratch RPS fight played out", &law, || run.roll(&mut r));
+    }
+}
+
+/// Every reachable state of `e`, with its fights at every position of the order.
+fn reachable(e: &FightEncounter) -> Vec<FightState> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![e.start()];
+    while let Some(s) = todo.pop() {
+        if !seen.insert(s.clone()) || e.end(&s).is_some() {
+            continue;
+        }
+        for t in e.round_law(&s).unwrap().outcomes() {
+            todo.push(t.clone());
+        }
+    }
+    seen.into_iter().collect()
+}
+
+#[test]
+fn turns_follow_the_rules() {
+    for e in small_fights().iter().chain([&example()]) {
+        for s in reachable(e).iter().filter(|s| s.is_started()) {
+            if e.end(s).is_some() {
+                continue;
+            }
+            for position in 0..s.order().len() {
+                let fight = e.fight_at(s, position);
+                if fight.is_over() {
+                    continue;
+                }
+                let who = fight.current().unwrap();
+                let me = fight.combatants()[who];
+                let open = fight.open_turns();
+                if me.status() != TurnStatus::Ready {
+                    // No action a status forbids: delayed, incapacitated or escaped, the
+                    // turn is skipped.
+                    assert!(open.is_empty(), "{s}: #{who} is {}", me.status());
+                    let law = e.turn_law(s, position).unwrap();
+                    assert_eq!(law.len(), 1);
+                    let after = &law.outcomes()[0];
+                    for (i, (a, b)) in s.conditions().iter().zip(after.conditions()).enumerate() {
+                        if i != who {
+                            assert_eq!(a, b, "a skipped turn changes no one else");
+                        } else {
+                            assert_eq!(a.hit_points(), b.hit_points());
+                            assert!(!b.is_delayed(), "a delay ends with the skipped turn");
+                        }
+                    }
+                    continue;
+                }
+                // Every open turn is one the rules accept, and the tactics pick one of them.
+                for t in &open {
+                    let dice = vec![1; t.action.dice_needed()];
+                    assert!(fight.clone().take_turn(t.clone(), &dice).is_ok(), "{t}");
+                }
+                let turn = e.decide(&fight);
+                assert!(open.contains(&turn), "{turn} is not open");
+                // Escape only after an evade not caught or hit (L53).
+                if turn.action == Action::Escape {
+                    assert!(me.condition().may_escape());
+                }
+                // Healing never himself (L99); attacks never on his own side.
+                if let Action::Heal { target } = turn.action {
+                    assert_ne!(target, who);
+                }
+                for target in targets(&turn) {
+                    assert_ne!(fight.combatants()[target].team(), me.team(), "{turn}");
+                }
+                // Not out of turn: the turn at this position is its combatant's.
+                assert_eq!(who, s.order()[position]);
+                // Nothing changes for a combatant the turn does not touch.
+                let law = e.turn_law(s, position).unwrap();
+                let patient = match turn.action {
+                    Action::Heal { target } => Some(target),
+                    _ => None,
+                };
+                let touched: Vec<usize> = targets(&turn)
+                    .into_iter()
+                    .chain([who])
+                    .chain(patient)
+                    .collect();
+                for after in law.outcomes() {
+                    for i in 0..s.conditions().len() {
+                        if !touched.contains(&i) {
+                            assert_eq!(s.conditions()[i], after.conditions()[i]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn targets(turn: &Turn) -> Vec<usize> {
+    match &turn.action {
+        Action::BasicAttack { target, .. }
+        | Action::Hold { target, .. }
+        | Action::ThrowObject { target }
+        | Action::Catch { target, .. }
+        | Action::Shoot { target }
+        | Action::Knockout { target } => vec![*target],
+        Action::Heal { .. } | Action::Nothing | Action::Evade { .. } | Action::Escape => vec![],
+        Action::Blast { targets } => targets.clone(),
+        Action::FightingAttacks { first, second } => vec![*first, *second],
+        Action::WrestlingAttacks {
+            basic_attack, hold, ..
+        } => vec![*basic_attack, *hold],
+    }
+}
+
+#[test]
+fn a_delayed_combatant_cannot_act_and_the_fight_stops_when_one_side_stands() {
+    let mut f = Fight::new(Environment::default(), Rules::default());
+    f.add(Combatant::new(block("2 wrestling, 3 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(block("2 fighting, 3 toughness"), 1))
+        .unwrap();
+    let e = FightEncounter::new(f.clone()).unwrap();
+    f.start(&[20, 1], &[]).unwrap();
+    // A hold that lands (face 19) delays #1: his turn is skipped, and nothing he could do
+    // is open.
+    f.take_turn(
+        Turn::new(Action::Hold {
+            target: 1,
+            with: Some(dice_scratch_rps::Ability::Wrestling),
+        }),
+        &[19],
+    )
+    .unwrap();
+    assert!(f.open_turns().is_empty());
+    assert!(f.take_turn(Turn::new(Action::Nothing), &[]).is_err());
+    let s = FightState::of(&f);
+    let law = e.turn_law(&s, 1).unwrap();
+    assert_eq!(law.len(), 1);
+    assert!(!law.outcomes()[0].conditions()[1].is_delayed());
+    // Once one side stands alone, the fight is over and no more turns are taken.
+    let mut g = Fight::new(Environment::default(), Rules::default());
+    g.add(Combatant::new(block("2 wrestling, 3 toughness"), 0))
+        .unwrap();
+    g.add(
+        Combatant::new(block("2 fighting, 3 toughness"), 1)
+            .with_hit_points(0)
+            .unwrap(),
+    )
+    .unwrap();
+    let e2 = FightEncounter::new(g.clone()).unwrap();
+    let won = FightEnd {
+        standing: Some("team 0".into()),
+        escaped: vec![],
+    };
+    assert_eq!(e2.end(&e2.start()), Some(won));
+    g.start(&[1, 2], &[]).unwrap();
+    let s = FightState::of(&g);
+    assert_eq!(
+        e2.turn_law(&s, 0).unwrap().outcomes(),
+        std::slice::from_ref(&s)
+    );
+}
+
+#[test]
+fn an_outnumbered_injured_outlaw_evades_then_escapes() {
+    let mut f = Fight::new(Environment::default(), Rules::default());
+    f.add(Combatant::new(block("2 fighting, 4 toughness"), 0))
+        .unwrap();
+    f.add(Combatant::new(block("2 fighting, 4 toughness"), 0))
+        .unwrap();
+    f.add(
+        Combatant::new(block("2 quickness, 1 fighting, 6 toughness"), 1)
+            .with_hit_points(2)
+            .unwrap(),
+    )
+    .unwrap();
+    let e = FightEncounter::new(f.clone()).unwrap();
+    f.start(&[1, 2, 20], &[]).unwrap();
+    assert_eq!(f.current(), Some(2));
+    let turn = Tactics.choose_turn(&f);
+    assert!(matches!(turn.action, Action::Evade { .. }), "{turn}");
+    f.take_turn(turn, &[]).unwrap();
+    f.pass().unwrap();
+    f.pass().unwrap();
+    assert_eq!(e.decide(&f), Turn::new(Action::Escape));
+    f.take_turn(Turn::new(Action::Escape), &[]).unwrap();
+    let end = e.end(&FightState::of(&f)).unwrap();
+    assert_eq!(end.escaped, vec!["team 1".to_owned()]);
+    assert_eq!(end.to_string(), "team 1 escaped");
+}
+
+/// The tactics' choice for the current combatant among the open turns.
+trait ChooseTurn {
+    fn choose_turn(&self, f: &Fight) -> Turn;
+}
+impl ChooseTurn for Tactics {
+    fn choose_turn(&self, f: &Fight) -> Turn {
+        use dice_core::Policy;
+        self.choose(f, f.current().unwrap(), &f.open_turns())
+    }
+}
+
+#[test]
+fn a_played_record_starts_at_the_start_and_ends_where_end_says() {
+    let e = example();
+    let played = play(&e, &mut rng(9), 1_000);
+    assert_eq!(played.states[0], e.start());
+    assert!(played.states[1].is_started());
+    let last = played.states.last().unwrap();
+    assert_eq!(played.end, e.end(last));
+}
+
+#[test]
+fn scenes_are_checked() {
+    let one_side = Scene {
+        combatants: vec![SceneCombatant::new("A", "x", "2 toughness")],
+        ..Scene::default()
+    };
+    assert!(one_side.encounter().is_err());
+    let mut too_hurt = SceneCombatant::new("B", "y", "2 toughness");
+    too_hurt.hit_points = Some(3);
+    let scene = Scene {
+        combatants: vec![SceneCombatant::new("A", "x", "2 toughness"), too_hurt],
+        ..Scene::default()
+    };
+    let err = scene.encounter().unwrap_err().to_string();
+    assert!(err.contains("combatant B"), "{err}");
+    let mut wet = SceneCombatant::new("C", "y", "2 toughness");
+    wet.in_water = true;
+    let scene = Scene {
+        combatants: vec![SceneCombatant::new("A", "x", "2 toughness"), wet],
+        ..Scene::default()
+    };
+    assert!(scene.encounter().is_err());
+}
+
+#[cfg(feature = "serde")]
+mod shipped {
+    use super::*;
+
+    fn load() -> Scene {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/combat-example.toml");
+        toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_combat_example_loads_plays_and_its_odds_sum_to_one() {
+        let scene = load();
+        let e = scene.encounter().unwrap();
+        assert_eq!(e.names(), ["Chokestar", "Flipfire", "Breakhelm X-19"]);
+        assert_eq!(e.fight().combatants(), example().fight().combatants());
+        let played = play(&e, &mut rng(1), 1_000);
+        assert!(played.end.is_some());
+        let law = end_law(&e, EncounterLimits::default()).unwrap();
+        assert!((law.ends.total() - 1.0).abs() < 1e-12);
+        assert_eq!(law.ends.tail(), 0.0);
+        assert!(law.states < 2_000, "{} states", law.states);
+        // The same law as the scene built in code.
+        let other = end_law(&example(), EncounterLimits::default()).unwrap();
+        assert_eq!(law.ends, other.ends);
+    }
+
+    #[test]
+    fn malformed_scenes_are_refused() {
+        for bad in [
+            "[[combatant]]\nname = \"A\"\nside = \"x\"\nstats = \"2 toughness\"\nspeed = 3\n",
+            "colour = \"red\"\n",
+            "[environment]\nlava = true\n",
+        ] {
+            assert!(toml::from_str::<Scene>(bad).is_err(), "{bad}");
+        }
+    }
+}
