@@ -1,7 +1,7 @@
 //! Criterion benches of dice-shapers-percentile: the roll paths of the d100 test, opposed
 //! tests, attacks (opposed melee with counter-attacks, passive defence), hit locations and
 //! initiative, and the exact laws (a test, an opposed melee attack's 10,000-pair joint law,
-//! a three-combatant turn order).
+//! a three-combatant turn order), and the exact law of the shipped fight (`scenes/duel.toml`).
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic goes through [`black_box`], and [`Throughput::Elements`] is
@@ -13,9 +13,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Exact, Roll, RollDetailed, RollRecord};
+use dice_core::{EncounterLimits, Exact, Roll, RollDetailed, RollRecord, end_law};
 use dice_shapers_percentile::{
-    Attack, AttackKind, Defence, HitLocation, Initiative, OpposedTest, Rules, Test, TurnOrder,
+    Attack, AttackKind, Defence, Fight, HitLocation, Initiative, OpposedTest, Rules, Scene, Test,
+    TurnOrder,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -133,5 +134,22 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, roll, exact);
+/// The exact law of the shipped scene (`scenes/duel.toml`, [`Scene::duel`]): Ada and Bram
+/// against the ogre, played to the end — what `dice shapers-percentile fight … --odds`
+/// computes. A fresh [`Fight`] each iteration, so its cache of attack laws starts empty.
+fn fight(c: &mut Criterion) {
+    let mut g = c.benchmark_group("shapers_percentile_fight");
+    g.sample_size(10);
+    let scene = Scene::duel();
+    let rules = Rules::default();
+    g.bench_function("duel_end_law", |b| {
+        b.iter(|| {
+            let fight = Fight::new(black_box(&scene), &rules).expect("valid");
+            end_law(&fight, EncounterLimits::default()).expect("within the limits")
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, roll, exact, fight);
 criterion_main!(benches);

@@ -82,6 +82,13 @@ pub enum Error {
         /// The mechanic.
         what: &'static str,
     },
+    /// A scene that cannot be fought as given (one side only, a combatant already out of
+    /// the fight, …).
+    #[error("the scene cannot be fought: {reason}")]
+    Scene {
+        /// What is wrong, in the scene's terms.
+        reason: alloc::string::String,
+    },
     /// An error from dice-core (an exact computation that would take too long, …).
     #[error(transparent)]
     Core(#[from] dice_core::Error),

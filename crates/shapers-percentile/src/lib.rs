@@ -69,6 +69,7 @@
 //! | PC-R15 damage | L69–73 | [`Damage`], [`damage_bonus`], [`AttackKind`] |
 //! | PC-R16 optional lethal damage | L74–75 | [`Rules::lethal`] |
 //! | PC-R17 hit location | L76–85 | [`HitLocation`], [`Location`], [`HIT_LOCATIONS`], [`Aim`] |
+//! | whole fights (issue 16): Health, Turn Order, one attack a turn, reach, counter-attacks, armour by hit location | L3–4, L16–28, L65–85 | [`Fight`], [`Scene`], [`Combatant`], [`FightState`], [`StandardTactics`] |
 //!
 //! ## Rulings (every one a field of [`Rules`]; `Rules::default()` is the ruling)
 //!
@@ -114,6 +115,7 @@ mod attack;
 mod d100;
 mod damage;
 mod dreamscape;
+mod encounter;
 mod error;
 mod initiative;
 mod location;
@@ -126,6 +128,10 @@ pub use attack::{Attack, AttackOutcome, COUNTER_ATTACK_LOSS, Defence, Exchange};
 pub use d100::{AVERAGE_TN, Test, TestResult};
 pub use damage::{AttackKind, Damage, damage_bonus};
 pub use dreamscape::{Attributes, DreamEntry, Triad, dreamscape_attribute};
+pub use encounter::{
+    Action, Armour, Combatant, Fight, FightState, MAX_FIGHTERS, Scene, StandardTactics, Victory,
+    Weapon,
+};
 pub use error::{Error, MAX_SCORE};
 pub use initiative::{Initiative, MAX_EXACT_COMBATANTS, Order, Ranking, TurnOrder};
 pub use location::{Aim, HIT_LOCATIONS, HitLocation, Location};

@@ -3,7 +3,7 @@
 
 use dice_core::{Exact, Roll};
 use dice_shapers_percentile::{
-    Attack, AttackKind, AttackOutcome, Defence, Rules, Test, TestResult,
+    Attack, AttackKind, AttackOutcome, Defence, Fight, Rules, Scene, Test, TestResult,
 };
 use serde_json::{Value, json};
 
@@ -50,6 +50,29 @@ at +1 damage per 10 of the loss), or the optional passive defence (--passive N, 
 the attacker's margin). A hit does +1 damage per 10 points of the (net) margin."
     )]
     Attack(AttackArgs),
+    /// A whole fight: a scene of combatants played to the end, or the exact odds of who wins.
+    #[command(
+        long_about = "A whole fight: the scene file (TOML, or JSON by extension) lists the \
+combatants in the chapter's terms: name, side, Health, Physical Agility, Mental Agility, \
+Physical Strength, Physical Fortitude, Dodge, Size, armour by hit location and one weapon \
+(melee, thrown or ranged, with its Aptitude, damage and standing modifier); \
+passive_defence = true plays the optional passive defence.\n\n\
+In the first round everyone rolls Initiative (d10 + Physical Agility + Mental Agility, \
+highest first, ties rolled off); the Turn Order then holds. On their turn each combatant still \
+standing makes one attack: Physical Agility + Aptitude against TN 50 with the modifiers \
+(outnumbering in melee, difference in Size), met by the defender's roll (the better of Dodge \
+and the Melee Aptitude where allowed; no roll against a shot they cannot see coming). A hit \
+rolls its location and does weapon damage + Strength (or Agility for shots) + 1 per 10 points \
+of success, less the armour there and Physical Fortitude; losing a melee exchange by 30 or more \
+lets the defender counter-attack. At Health 0 a combatant is out of the fight; the fight ends \
+when one side alone has anyone standing. Melee fighters reach the enemy's shooters only once \
+no melee fighter of their side is left standing.\n\n\
+By default each combatant attacks the enemy within reach with the least Health. Plays with \
+--seed; --odds gives the exact chance of each side winning; --monte-carlo estimates it by \
+playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal Damage).",
+        after_help = "Examples:\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --seed 1\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --odds\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --monte-carlo --trials 20000"
+    )]
+    Fight(super::fight::FightArgs),
 }
 
 /// A test's terms.
@@ -148,7 +171,27 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Test(a) => test(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
+        RollKind::Fight(a) => fight(&a, &rules, ctx),
     }
+}
+
+/// `fight`: a scene played, or its exact or estimated odds.
+fn fight(a: &super::fight::FightArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&a.scene)?;
+    let encounter = Fight::new(&scene, rules)?;
+    let names: Vec<&str> = scene.combatants.iter().map(|c| c.name.as_str()).collect();
+    let title = format!("fight: {}", names.join(", "));
+    let describe = encounter.clone();
+    let end = encounter.clone();
+    super::fight::run(
+        "shapers-percentile fight",
+        &title,
+        encounter,
+        a,
+        ctx,
+        |s| describe.describe(s),
+        |v| end.end_name(v),
+    )
 }
 
 fn make_test(t: &TestTerms, rules: &Rules) -> Result<Test, CliError> {

@@ -1,0 +1,181 @@
+//! `dice shapers-percentile fight`: the duel scene played, its exact odds, the Monte Carlo
+//! estimate against them, and malformed scenes refused.
+
+mod common;
+
+use common::{bad, json, ok};
+use serde_json::Value;
+
+const SCENE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shapers-percentile/scenes/duel.toml"
+);
+
+/// A row of a report: the end's name, its probability, and the interval of an estimate.
+type Row = (String, f64, Option<(f64, f64)>);
+
+fn rows(v: &Value) -> Vec<Row> {
+    v["distribution"]
+        .as_array()
+        .expect("a distribution")
+        .iter()
+        .map(|r| {
+            let interval = r["low"]
+                .as_f64()
+                .map(|lo| (lo, r["high"].as_f64().expect("a high end")));
+            (
+                r["outcome"].as_str().expect("a named end").to_owned(),
+                r["probability"].as_f64().expect("a probability"),
+                interval,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_duel_plays_with_a_seed() {
+    let args = ["shapers-percentile", "fight", SCENE, "--seed", "1"];
+    let text = ok(&args);
+    assert!(
+        text.contains("start: Ada 30, Bram 24, the ogre 50; Initiative not rolled"),
+        "{text}"
+    );
+    assert!(text.contains("round 1:"), "{text}");
+    assert!(text.contains("; order "), "{text}");
+    assert!(text.contains(" after "), "{text}");
+    // The same seed plays the same fight.
+    assert_eq!(text, ok(&args));
+    let v = json(&args);
+    let end = v["end"].as_str().expect("an end");
+    assert!(end == "the shapers win" || end == "the ogre wins", "{end}");
+    assert_eq!(
+        v["states"].as_array().expect("states").len() as u64,
+        v["rounds"].as_u64().expect("rounds") + 1
+    );
+}
+
+#[test]
+fn the_exact_odds_sum_to_one() {
+    let v = json(&["shapers-percentile", "fight", SCENE, "--odds"]);
+    let r = rows(&v);
+    assert_eq!(r.len(), 2);
+    let total: f64 = r.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    assert!(r.iter().any(|x| x.0 == "the shapers win"));
+    assert!(r.iter().any(|x| x.0 == "the ogre wins"));
+    assert!(v["expected_rounds"].as_f64().expect("expected rounds") >= 1.0);
+    assert!(v["states"].as_u64().expect("states") > 2);
+    let text = ok(&["shapers-percentile", "fight", SCENE, "--odds"]);
+    assert!(text.contains("exact odds"), "{text}");
+    // A ruling changes the odds: Lethal Damage ignores Fortitude.
+    let lethal = rows(&json(&[
+        "shapers-percentile",
+        "fight",
+        SCENE,
+        "--odds",
+        "--rule",
+        "lethal=true",
+    ]));
+    assert_ne!(lethal, r);
+}
+
+fn estimate(seed: &str) -> Vec<Row> {
+    rows(&json(&[
+        "shapers-percentile",
+        "fight",
+        SCENE,
+        "--monte-carlo",
+        "--trials",
+        "20000",
+        "--seed",
+        seed,
+    ]))
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_odds() {
+    let exact = rows(&json(&["shapers-percentile", "fight", SCENE, "--odds"]));
+    // A 95 % interval misses the true value once in twenty runs. With seed 3 this scene is
+    // such a run: 33.735 % against the exact 34.430 %, 2.07 standard errors off (a million
+    // trials give 34.420 % with seed 3 and 34.444 % with seed 4). So seed 3 is held to two
+    // half-widths of its interval (about 3.9 standard errors), and seed 4 to the interval.
+    for (seed, widths) in [("3", 2.0), ("4", 1.0)] {
+        let mc = estimate(seed);
+        assert_eq!(mc.len(), exact.len());
+        for (name, p, _) in &exact {
+            let (_, q, interval) = mc
+                .iter()
+                .find(|x| &x.0 == name)
+                .unwrap_or_else(|| panic!("{name} never seen"));
+            let (lo, hi) = interval.expect("an interval");
+            let half = (hi - lo) / 2.0;
+            assert!(
+                (p - q).abs() <= widths * half,
+                "seed {seed}, {name}: exact {p}, estimate {q} in [{lo}, {hi}]"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_malformed_scene_is_refused() {
+    let dir = std::env::temp_dir().join(format!("shapers-percentile-fight-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let scene = std::fs::read_to_string(SCENE).expect("the scene");
+    // An unknown field.
+    let typo = dir.join("typo.toml");
+    std::fs::write(&typo, scene.replace("dodge = 5", "dodgy = 5")).expect("written");
+    let err = bad(&["shapers-percentile", "fight", typo.to_str().expect("UTF-8")]);
+    assert!(err.contains("dodgy"), "{err}");
+    // A weapon of no kind the chapter knows.
+    let sling = dir.join("sling.toml");
+    std::fs::write(
+        &sling,
+        scene.replace("kind = \"ranged\"", "kind = \"sling\""),
+    )
+    .expect("written");
+    let err = bad(&[
+        "shapers-percentile",
+        "fight",
+        sling.to_str().expect("UTF-8"),
+    ]);
+    assert!(err.contains("sling"), "{err}");
+    // One side only: read, but not a fight.
+    let lonely = dir.join("lonely.toml");
+    std::fs::write(
+        &lonely,
+        scene.replace("side = \"the ogre\"", "side = \"the shapers\""),
+    )
+    .expect("written");
+    let err = bad(&[
+        "shapers-percentile",
+        "fight",
+        lonely.to_str().expect("UTF-8"),
+        "--odds",
+    ]);
+    assert!(err.contains("two sides"), "{err}");
+    // A combatant already out of the fight.
+    let fallen = dir.join("fallen.json");
+    std::fs::write(
+        &fallen,
+        r#"{"combatants": [
+            {"name": "Ada", "side": "a", "health": 0, "physical_agility": 12,
+             "mental_agility": 9, "physical_strength": 13, "physical_fortitude": 9,
+             "weapon": {"name": "axe", "kind": "melee", "aptitude": 8, "damage": 7}},
+            {"name": "Orc", "side": "b", "health": 10, "physical_agility": 5,
+             "mental_agility": 5, "physical_strength": 5, "physical_fortitude": 5,
+             "weapon": {"name": "club", "kind": "melee", "aptitude": 5, "damage": 4}}
+        ]}"#,
+    )
+    .expect("written");
+    let err = bad(&[
+        "shapers-percentile",
+        "fight",
+        fallen.to_str().expect("UTF-8"),
+    ]);
+    assert!(err.contains("Health"), "{err}");
+    // No such file.
+    let err = bad(&["shapers-percentile", "fight", "no/such/scene.toml"]);
+    assert!(err.contains("cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
