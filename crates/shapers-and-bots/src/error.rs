@@ -28,8 +28,8 @@ pub enum Error {
     /// A level name that is not on the ladder.
     #[error(
         "unknown level {text:?}: expected Very Low (Awful), Low (Poor), Average, High (Good), \
-         Very High (Great) or Awesome (L50–57){}",
-        if *.rating { ", or None / -- for no rating (L113, L240)" } else { "" }
+         Very High (Great) or Awesome{}",
+        if *.rating { ", or none for no rating" } else { "" }
     )]
     UnknownLevel {
         /// The text given.
@@ -303,7 +303,7 @@ pub enum Error {
         characteristic: Characteristic,
     },
     /// A Director's change that would take a characteristic past Awesome.
-    #[error("{characteristic} would go above Awesome, the top of the ladder (L50–57)")]
+    #[error("{characteristic} would go above Awesome, the top of the ladder")]
     CharacteristicAboveAwesome {
         /// The characteristic.
         characteristic: Characteristic,

@@ -43,7 +43,7 @@ fn level_names_and_aliases_parse() {
     }
     assert!("".parse::<Rating>().is_err());
     let e = "Mediocre".parse::<Rating>().unwrap_err();
-    assert!(e.to_string().contains("None / --"));
+    assert!(e.to_string().contains("or none for no rating"));
     assert_eq!(Rating::NoRating.to_string(), "None");
 }
 

@@ -21,7 +21,7 @@ use crate::report::{Label, OddsReport, Report, RollReport, Row};
     long_about = "Scratch RPS: every roll is a d20 plus an ability level (none for a non-ability \
 roll) against a difficulty; a total at least the difficulty succeeds, and a natural 20 is an \
 automatic success whatever the total (+1 damage on a damaging attack; shooting's natural 20 \
-does 5, ruling SC-A1). An attack's difficulty is the target's defense.\n\n\
+does 5). An attack's difficulty is the target's defense.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-scratch-rps \
 Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice scratch-rps roll --level 3 --difficulty 15\n  dice scratch-rps roll --difficulty 11 --odds\n  dice scratch-rps attack --kind shooting --ability shooting --level 2 --defense 13 --odds"
@@ -38,15 +38,15 @@ pub struct Args {
 pub enum RollKind {
     /// The d20 roll: d20 + ability level (+ modifier) against a difficulty.
     #[command(
-        long_about = "The d20 roll (L13–19): d20 + the ability level + modifiers against the \
+        long_about = "The d20 roll: d20 + the ability level + modifiers against the \
 difficulty; at least the difficulty succeeds, a natural 20 always succeeds. Without --level it \
 is a non-ability roll (the die alone). An ability roll with --level 0 is not rolled: without the \
-ability the action fails (ruling SC-A6)."
+ability the action fails."
     )]
     Roll(RollArgs),
     /// An attack: the d20 roll against the target's defense, and its damage.
     #[command(
-        long_about = "An attack (L27–83): the d20 roll with the ability the attack allows \
+        long_about = "An attack: the d20 roll with the ability the attack allows \
 (basic attack: none, fighting or wrestling; hold: none or wrestling; throw object: none; \
 catch: none or a movement ability; shooting, blasting, knockout: their own ability) against \
 the target's defense. Damage on a hit: basic attack 1, throw object 1, shooting 2, blasting 1, \
@@ -251,7 +251,7 @@ fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     Ok(Report::Roll(report.field("roll", inputs)))
 }
 
-const NO_ABILITY: &str = "no roll: without the ability (level 0) the action fails (SC-A6)";
+const NO_ABILITY: &str = "no roll: without the ability (level 0) the action fails";
 
 /// ` + 3`, ` - 2`, or nothing for 0.
 fn signed(m: i64) -> String {

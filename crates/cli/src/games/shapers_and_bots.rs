@@ -41,28 +41,28 @@ pub struct Args {
 pub enum RollKind {
     /// A challenge roll: 2d6 + the skill's bonus against the task's target.
     #[command(
-        long_about = "A challenge roll (L70–80): 2d6 + the skill level's bonus against the task \
+        long_about = "A challenge roll: 2d6 + the skill level's bonus against the task \
 level's target. Above the target succeeds, exactly on it succeeds with consequences, below \
 fails.\n\n\
 A character whose skill is above the task's level succeeds automatically when the outcome is \
-routine (L59–68); pass --important to roll anyway (ruling SB-A2). A character with no rating \
-(--skill none) rolls a fluke (L111–129)."
+routine; pass --important to roll anyway. A character with no rating \
+(--skill none) rolls a fluke."
     )]
     Challenge(ChallengeArgs),
     /// A fluke: one point per successive 4, 5 or 6 against the task's target (no rating).
     #[command(
-        long_about = "A fluke (L111–129), the roll of a character with no rating: a single d6, \
+        long_about = "A fluke, the roll of a character with no rating: a single d6, \
 one point for each successive 4, 5 or 6, until a miss; the score is compared with the task's \
-target (a score exactly on it succeeds with consequences, ruling SB-A3)."
+target (a score exactly on it succeeds with consequences)."
     )]
     Fluke(FlukeArgs),
-    /// The damage of one hit: a weapon's streak on a d6 (L389–412).
+    /// The damage of one hit: a weapon's streak on a d6.
     #[command(
-        long_about = "The damage of one hit (L389–412): the damage table's streak on a d6 for the \
+        long_about = "The damage of one hit: the damage table's streak on a d6 for the \
 weapon class, against an unarmored or (--armored) armored target. Unarmored: punch or kick \
-1 point on a 6 (ruling SB-A4), small 1 + (5, 6), large 1 + (3–6), really powerful 1 + (2–6). \
+1 point on a 6, small 1 + (5, 6), large 1 + (3–6), really powerful 1 + (2–6). \
 Armored: punch no effect, small 0 + (6), large 0 + (5, 6); the rulebook gives no figure for a \
-really powerful weapon (SB-A6)."
+really powerful weapon."
     )]
     Damage(DamageArgs),
     /// A whole fight from a scene file: play it, or give the exact odds of who wins.
@@ -284,8 +284,7 @@ fn challenge(a: ChallengeArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliEr
     Ok(report)
 }
 
-const AUTO_NOTE: &str = "no roll: the skill is above the task and the outcome is routine \
-(L59–68); --important rolls anyway";
+const AUTO_NOTE: &str = "no roll: the skill is above the task and the outcome is routine; --important rolls anyway";
 
 /// Rolls a fluke showing every face.
 fn roll_fluke(cmd: &str, fluke: &Fluke, ctx: &Ctx) -> Result<RollReport, CliError> {
@@ -320,8 +319,7 @@ fn damage(a: DamageArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let dmg = match Damage::new(class, a.armored, rules) {
         Err(Error::MissingDamageRule { .. }) => {
             return Err(CliError::bad_input(format!(
-                "the rulebook gives no damage for a {class} against an armored target \
-                 (SB-A6, L400–412); the project leaves it to the table"
+                "the rulebook gives no damage for a {class} against an armored target; the project leaves it to the table"
             )));
         }
         other => other?,

@@ -42,7 +42,7 @@ pub enum RollKind {
     Test(TestArgs),
     /// An attack: the attacker's test, unopposed, opposed or against a passive defence.
     #[command(
-        long_about = "An attack (L16–28): the attacker's d100 test against no defence (the \
+        long_about = "An attack: the attacker's d100 test against no defence (the \
 default), an opposed test (--defender-attribute and --defender-aptitude: a failed attack \
 never hits, and a successful one hits unless the defender succeeds with a margin at least as \
 high; in melee, losing by 30 or more gives the defender a counter-attack \

@@ -22,21 +22,20 @@ use crate::report::{OddsReport, Report, RollReport};
     about = "Project Swimclass: task rolls and attacks (rank d6 against a difficulty, die-against-die blocking)",
     long_about = "Project Swimclass: task rolls and combat attacks.\n\n\
 A task rolls the skill's rank in d6; each die whose value (face plus implements) is at least \
-the difficulty is a success, and the successes are the progress the roll adds (L17–L19). A \
-roll that does not succeed suffers a critical for each natural 1 after the first (L21); a \
-roll that can fail and whose skill dice all succeed showing 4 or more advances the skill \
-(L27).\n\n\
+the difficulty is a success, and the successes are the progress the roll adds. A \
+roll that does not succeed suffers a critical for each natural 1 after the first; a \
+roll that can fail and whose skill dice all succeed showing 4 or more advances the skill.\n\n\
 An attack rolls the attack skill against the defender's Defense dice: each attack die that \
 meets the difficulty is a potential hit, and each defense die blocks one hit of lesser or \
-equal value (L25, L33–L39); the hits left are damage, 1 each. The defense roll is a skill \
-roll too: its natural 1s are criticals when it fails, and it advances its skill (L21, L27).\n\n\
-Implements are written as in the rulebook (L51–L54): 1+2 (+2 to one die), 2-crit (cancels two \
+equal value; the hits left are damage, 1 each. The defense roll is a skill \
+roll too: its natural 1s are criticals when it fails, and it advances its skill.\n\n\
+Implements are written as in the rulebook: 1+2 (+2 to one die), 2-crit (cancels two \
 criticals), 1*5 (one die counts as a 5), 1D (an artifact's extra die); parentheses optional. \
-The player places a +M where it does most good (L51 \"up to N dice\", the player's choice): \
+The player places a +M where it does most good (\"up to N dice\", the player's choice): \
 the most successes in a task; in an attack the attacker before the defense rolls, the defender \
 knowing the attack; --rule assignment=highest puts it on the highest dice as the Sample Rounds \
-do (L270).\n\n\
-Difficulties run from 1, easy (L99), to 6, madness (L101); --difficulty takes the number or \
+do.\n\n\
+Difficulties run from 1, easy, to 6, madness; --difficulty takes the number or \
 the name.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-swimclass \
 Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
@@ -54,22 +53,22 @@ pub struct Args {
 pub enum RollKind {
     /// A task roll: rank d6, each die at or above the difficulty a success.
     #[command(
-        long_about = "A task roll (L17–L27): the skill's rank in d6 (plus aid dice and \
+        long_about = "A task roll: the skill's rank in d6 (plus aid dice and \
 implements) against a difficulty; each die whose value is at least the difficulty is a \
-success (SW-A1), adding 1 to the task's progress. The roll succeeds with one success (all of \
-the progress for an all-or-nothing task, SW-A5); a roll that did not succeed has a critical \
-for each natural 1 after the first (L21). The skill advances when the roll succeeded, could \
-have failed, and every skill die succeeded showing 4 or more (L27)."
+success, adding 1 to the task's progress. The roll succeeds with one success (all of \
+the progress for an all-or-nothing task); a roll that did not succeed has a critical \
+for each natural 1 after the first. The skill advances when the roll succeeded, could \
+have failed, and every skill die succeeded showing 4 or more."
     )]
     Task(TaskArgs),
     /// An attack: attack dice against defense dice, blocked die against die.
     #[command(
-        long_about = "A combat attack or opposed roll (L25, L33–L39, L107–L111): the \
+        long_about = "A combat attack or opposed roll: the \
 attack skill's dice, each a potential hit when its value meets the difficulty (none for Basic \
 Melee, the default; Range + 1 for Basic Ranged, --range), against the defender's Defense dice, \
-each of which blocks one hit of lesser or equal value (ruling SW-A2). The hits left get \
-through, 1 damage each. --defense 0: the target does not oppose (L25). Both sides have \
-criticals and may advance their skill (L21, L27): the defense fails when a hit gets through."
+each of which blocks one hit of lesser or equal value. The hits left get \
+through, 1 damage each. --defense 0: the target does not oppose. Both sides have \
+criticals and may advance their skill: the defense fails when a hit gets through."
     )]
     Attack(AttackArgs),
     /// A whole fight from a scene file: played round by round, or its exact odds.
@@ -93,12 +92,12 @@ many fights.",
     Fight(super::fight::FightArgs),
 }
 
-/// Parses an implement bonus as the rulebook writes it (L51–L54): `N+M`, `N-M`, `N-crit`,
+/// Parses an implement bonus as the rulebook writes it: `N+M`, `N-M`, `N-crit`,
 /// `N*M`, `ND`, with or without parentheses. The crate has no parser of its own.
 pub fn bonus(s: &str) -> Result<Bonus, String> {
     let err = || {
         format!(
-            "expected an implement bonus N+M, N-M, N-crit, N*M or ND (L51–L54), such as 1+2, \
+            "expected an implement bonus N+M, N-M, N-crit, N*M or ND, such as 1+2, \
              not {s:?}"
         )
     };
@@ -138,8 +137,8 @@ pub fn bonus(s: &str) -> Result<Bonus, String> {
     Err(err())
 }
 
-/// Parses a difficulty: a number, or a name of the rulebook's scale, `easy` (1, L99) or
-/// `madness` (6, L101), in any case.
+/// Parses a difficulty: a number, or a name of the rulebook's scale, `easy` (1) or
+/// `madness` (6), in any case.
 pub fn difficulty(s: &str) -> Result<i32, String> {
     let t = s.trim();
     match t.to_ascii_lowercase().as_str() {
@@ -149,8 +148,8 @@ pub fn difficulty(s: &str) -> Result<i32, String> {
     }
     t.parse::<i32>().map_err(|_| {
         format!(
-            "expected a difficulty: a number, or easy ({EASY}, L99) or madness ({MADNESS}, \
-             L101), not {s:?}"
+            "expected a difficulty: a number, or easy ({EASY}) or madness ({MADNESS}), \
+             not {s:?}"
         )
     })
 }
@@ -161,8 +160,8 @@ pub struct TaskArgs {
     /// The skill's rank: the d6 rolled.
     #[arg(long, value_name = "N")]
     pub rank: u32,
-    /// The task's difficulty: each die's value must be at least this (L19). The rulebook's
-    /// scale runs from 1, easy (L99), to 6, madness (L101): a number, or `easy` or `madness`.
+    /// The task's difficulty: each die's value must be at least this. The rulebook's
+    /// scale runs from 1, easy, to 6, madness: a number, or `easy` or `madness`.
     #[arg(
         long,
         value_name = "N",
@@ -170,10 +169,10 @@ pub struct TaskArgs {
         value_parser = difficulty
     )]
     pub difficulty: i32,
-    /// The progress the task needs: successes accumulated over rounds (L19).
+    /// The progress the task needs: successes accumulated over rounds.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub progress: u32,
-    /// The progress must come from one roll (jumping a chasm, L19).
+    /// The progress must come from one roll (jumping a chasm).
     #[arg(long)]
     pub all_or_nothing: bool,
     /// With --odds: also the chance the task is complete within this many rounds.
@@ -182,7 +181,7 @@ pub struct TaskArgs {
     /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
     #[arg(long, value_name = "BONUS", value_parser = bonus)]
     pub implement: Vec<Bonus>,
-    /// Dice lent by others or held in reserve (aid another, L79); they never advance.
+    /// Dice lent by others or held in reserve (aid another); they never advance.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub aid: u32,
     #[command(flatten)]
@@ -199,7 +198,7 @@ pub struct AttackArgs {
     #[arg(long, value_name = "N")]
     pub defense: u32,
     /// The difficulty each attack die must meet to hit (default: no threshold, Basic
-    /// Melee, L107): a number, or `easy` (1, L99) or `madness` (6, L101).
+    /// Melee): a number, or `easy` (1) or `madness` (6).
     #[arg(
         long,
         value_name = "N",
@@ -208,7 +207,7 @@ pub struct AttackArgs {
         value_parser = difficulty
     )]
     pub difficulty: Option<i32>,
-    /// A ranged attack at this range in squares: difficulty Range + 1 (L109).
+    /// A ranged attack at this range in squares: difficulty Range + 1.
     #[arg(long, value_name = "SQUARES", value_parser = clap::value_parser!(u32).range(0..=999))]
     pub range: Option<u32>,
     /// The attacker's implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
@@ -363,7 +362,7 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .summary("p_advance", "the skill advances", c.advance)
             .summary("p_critical", "at least one critical", c.critical);
         if !roll.has_chance_of_failure() {
-            o = o.footnote("no chance of failure: the skill cannot advance (L27)");
+            o = o.footnote("no chance of failure: the skill cannot advance");
         }
         if let Some(t) = c.critical_text {
             o = o.footnote(t);
