@@ -108,7 +108,10 @@ impl ProgressBar {
         let elapsed = self.start.elapsed().as_secs_f64();
         // The time left, from the pace so far.
         let left = if fraction > 0.0 && fraction < 1.0 {
-            format!(", about {:.0} s left", elapsed * (1.0 - fraction) / fraction)
+            format!(
+                ", about {:.0} s left",
+                elapsed * (1.0 - fraction) / fraction
+            )
         } else {
             String::new()
         };

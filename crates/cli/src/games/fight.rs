@@ -50,18 +50,27 @@ pub struct FightArgs {
 /// [`CliError::BadInput`] when the file cannot be read or does not describe a scene.
 pub fn load_scene<T: DeserializeOwned>(path: &Path) -> Result<T, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        CliError::bad_input(format_args!("cannot read the scene {}: {e}", path.display()))
+        CliError::bad_input(format_args!(
+            "cannot read the scene {}: {e}",
+            path.display()
+        ))
     })?;
     let json = path
         .extension()
         .is_some_and(|x| x.eq_ignore_ascii_case("json"));
     if json {
         serde_json::from_str(&text).map_err(|e| {
-            CliError::bad_input(format_args!("the scene {} is not valid: {e}", path.display()))
+            CliError::bad_input(format_args!(
+                "the scene {} is not valid: {e}",
+                path.display()
+            ))
         })
     } else {
         toml::from_str(&text).map_err(|e| {
-            CliError::bad_input(format_args!("the scene {} is not valid: {e}", path.display()))
+            CliError::bad_input(format_args!(
+                "the scene {} is not valid: {e}",
+                path.display()
+            ))
         })
     }
 }
@@ -114,7 +123,10 @@ where
             .line(outcome)
             .field("states", Value::Array(rounds))
             .field("rounds", played.rounds())
-            .field("end", played.end.as_ref().map_or(Value::Null, |e| json!(end(e)))),
+            .field(
+                "end",
+                played.end.as_ref().map_or(Value::Null, |e| json!(end(e))),
+            ),
     ))
 }
 

@@ -284,7 +284,8 @@ fn challenge(a: ChallengeArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliEr
     Ok(report)
 }
 
-const AUTO_NOTE: &str = "no roll: the skill is above the task and the outcome is routine; --important rolls anyway";
+const AUTO_NOTE: &str =
+    "no roll: the skill is above the task and the outcome is routine; --important rolls anyway";
 
 /// Rolls a fluke showing every face.
 fn roll_fluke(cmd: &str, fluke: &Fluke, ctx: &Ctx) -> Result<RollReport, CliError> {

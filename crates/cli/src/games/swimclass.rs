@@ -52,24 +52,20 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum RollKind {
     /// A task roll: rank d6, each die at or above the difficulty a success.
-    #[command(
-        long_about = "A task roll: the skill's rank in d6 (plus aid dice and \
+    #[command(long_about = "A task roll: the skill's rank in d6 (plus aid dice and \
 implements) against a difficulty; each die whose value is at least the difficulty is a \
 success, adding 1 to the task's progress. The roll succeeds with one success (all of \
 the progress for an all-or-nothing task); a roll that did not succeed has a critical \
 for each natural 1 after the first. The skill advances when the roll succeeded, could \
-have failed, and every skill die succeeded showing 4 or more."
-    )]
+have failed, and every skill die succeeded showing 4 or more.")]
     Task(TaskArgs),
     /// An attack: attack dice against defense dice, blocked die against die.
-    #[command(
-        long_about = "A combat attack or opposed roll: the \
+    #[command(long_about = "A combat attack or opposed roll: the \
 attack skill's dice, each a potential hit when its value meets the difficulty (none for Basic \
 Melee, the default; Range + 1 for Basic Ranged, --range), against the defender's Defense dice, \
 each of which blocks one hit of lesser or equal value. The hits left get \
 through, 1 damage each. --defense 0: the target does not oppose. Both sides have \
-criticals and may advance their skill: the defense fails when a hit gets through."
-    )]
+criticals and may advance their skill: the defense fails when a hit gets through.")]
     Attack(AttackArgs),
     /// A whole fight from a scene file: played round by round, or its exact odds.
     #[command(
