@@ -1,6 +1,7 @@
 //! Criterion benches of dice-robots-and-rapiers: an 8d10 Test (unopposed, and opposed by
 //! another 8d10 pool), its detailed roll, a Saving Throw, a Durability Save, Base Action
-//! Points, and the exact laws of the opposed Test and the save.
+//! Points, and the exact laws of the opposed Test, the save and the shipped duel (Juliard vs
+//! Del Trevaine) to its end.
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and
@@ -11,9 +12,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Exact, Roll};
+use dice_core::{EncounterLimits, Exact, Roll, end_law};
 use dice_robots_and_rapiers::{
-    BaseActionPoints, DamageKind, DurabilitySave, Opposition, Rules, SavingThrow, Test,
+    BaseActionPoints, DamageKind, Duel, DurabilitySave, MeleeWeapon, Opposition, Rules,
+    SavingThrow, Scene, SceneRobot, Test,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -33,6 +35,32 @@ fn attack() -> Test {
 /// The same attack parried with 8 dice against Locomotion 5.
 fn opposed() -> Test {
     attack().opposed_by(Opposition::new(8, 5).expect("valid"))
+}
+
+/// The shipped scene `crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml`,
+/// written out (the benches read no TOML).
+fn juliard_vs_del_trevaine() -> Duel {
+    let mut j = SceneRobot::new(
+        "Juliard",
+        3,
+        5,
+        [5, 6, 6, 5, 5, 4],
+        MeleeWeapon::SonicRapier,
+    );
+    (j.visual, j.audio, j.self_awareness, j.inspiration, j.power) = (4, 3, 2, 3, 7);
+    let mut d = SceneRobot::new(
+        "Del Trevaine",
+        4,
+        4,
+        [4, 5, 5, 6, 6, 5],
+        MeleeWeapon::SonicRapier,
+    );
+    (d.visual, d.audio, d.power) = (3, 4, 6);
+    let scene = Scene {
+        title: None,
+        robots: vec![j, d],
+    };
+    Duel::from_scene(&scene, Rules::default()).expect("valid")
 }
 
 fn rolls(c: &mut Criterion) {
@@ -82,6 +110,10 @@ fn exact(c: &mut Criterion) {
     let s = SavingThrow::new(5).expect("valid");
     g.bench_function("save_3d10", |b| b.iter(|| black_box(&s).distribution()));
     let rules = Rules::default();
+    let duel = juliard_vs_del_trevaine();
+    g.bench_function("duel_juliard_vs_del_trevaine", |b| {
+        b.iter(|| end_law(black_box(&duel), EncounterLimits::default()))
+    });
     g.bench_function("save_expected_loss", |b| {
         b.iter(|| black_box(&s).expected_loss(&rules))
     });

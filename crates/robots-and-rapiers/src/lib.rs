@@ -83,6 +83,7 @@ mod combat;
 mod conflict;
 pub mod creation;
 mod damage;
+mod encounter;
 mod error;
 mod ledger;
 mod opposed;
@@ -108,6 +109,10 @@ pub use damage::{
     Malfunction, MalfunctionReport, MalfunctionTable, MemoryLoss, OverrideOutcome, ProgramLoss,
     Reactivation, SelfReactivation, ShutdownOverride, SlotState, SubSystem,
     assisted_reactivation_minutes,
+};
+pub use encounter::{
+    Attack, AttackOutcome, Choice, Duel, DuelPolicy, DuelState, Fighter, Moment, Rulebook, Scene,
+    SceneRobot, Standing, Victory,
 };
 pub use error::Error;
 pub use ledger::{Breadth, Faster, Ledger, Spend, parallel_bonus, spread_multiple};

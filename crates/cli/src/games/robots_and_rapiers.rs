@@ -3,7 +3,8 @@
 
 use dice_core::Exact;
 use dice_robots_and_rapiers::{
-    AttributeLoss, Opposition, Rules, SaveOutcome, SavingThrow, Test, TestResult, is_success,
+    AttributeLoss, Duel, Opposition, Rules, SaveOutcome, SavingThrow, Scene, Test, TestResult,
+    Victory, is_success,
 };
 use serde_json::{Value, json};
 
@@ -19,12 +20,12 @@ use crate::report::{OddsReport, Report, RollReport, Row};
     about = "Robots & Rapiers: Tests (d10 pools at or under a TN) and Saving Throws (3d10)",
     long_about = "Robots & Rapiers: Tests and Saving Throws.\n\n\
 A Test rolls a pool of d10s (Program + linked Core) against a Target Number, an attribute: \
-each die at or under the TN is a success (L193–198, ruling A1). An opposing roll's successes \
-and a Difficulty cancel successes one for one (L203–206); the net successes are what the \
+each die at or under the TN is a success. An opposing roll's successes \
+and a Difficulty cancel successes one for one; the net successes are what the \
 robot spends, and at least 1 accomplishes the action.\n\n\
-A Saving Throw is always 3d10 against a TN (L237): three successes are a Total Success (no \
+A Saving Throw is always 3d10 against a TN: three successes are a Total Success (no \
 effect), one or two a Partial Failure (2 attribute points lost per failed die), none a Total \
-Failure (the full effect, 6 points lost; ruling A8).\n\n\
+Failure (the full effect, 6 points lost).\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's \
 (dice-robots-and-rapiers Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
     after_help = "Examples:\n  dice robots-and-rapiers test --dice 8 --tn 4 --difficulty 1\n  dice robots-and-rapiers test --dice 8 --tn 6 --opposing-dice 7 --opposing-tn 5 --odds\n  dice robots-and-rapiers save --tn 5\n  dice robots-and-rapiers save --tn 6 --modifier -3 --current 6 --odds"
@@ -40,40 +41,57 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum RollKind {
     /// A Test: d10s at or under a TN, less opposing successes and the Difficulty.
-    #[command(
-        long_about = "A Test (L1379, L1393–1416, L1503–1531): --dice d10s against \
+    #[command(long_about = "A Test: --dice d10s against \
 --tn; each die at or under the TN succeeds (A1; a TN at or below 0 is impossible, at 10 or \
 more automatic, A7). An opposing roll (--opposing-dice d10s against --opposing-tn) and the \
-Difficulty (automatic opposing successes, L205) cancel successes one for one; the opposing \
-roll's own Difficulty (--opposing-difficulty, e.g. a parrying weapon's, L2366) cancels its \
-successes first. Net 1 or more accomplishes the action; net 0 is a tie (L1507); below 0 the \
-opposition wins. --exert spends 1 Power for +1 TN, once (L1465–1467); at a TN of 0 or below \
-it does nothing, the attribute being unusable (L253, L1786)."
-    )]
+Difficulty (automatic opposing successes) cancel successes one for one; the opposing \
+roll's own Difficulty (--opposing-difficulty, e.g. a parrying weapon's) cancels its \
+successes first. Net 1 or more accomplishes the action; net 0 is a tie; below 0 the \
+opposition wins. --exert spends 1 Power for +1 TN, once; at a TN of 0 or below \
+it does nothing, the attribute being unusable.")]
     Test(TestArgs),
     /// A Saving Throw: 3d10 at or under a TN; the outcome and the attribute loss.
-    #[command(
-        long_about = "A Saving Throw (L230–254, L1746–1804): always 3d10 against a TN, \
+    #[command(long_about = "A Saving Throw: always 3d10 against a TN, \
 the attribute increased or decreased by modifiers (--modifier, repeatable; --exert for +1, \
-once, and nothing when the TN is 0 or below: Total Failure is certain there, L268). \
+once, and nothing when the TN is 0 or below: Total Failure is certain there). \
 3 successes: Total Success, no effect. 1 or 2: Partial Failure, 2 attribute points lost per \
-failed die (L251). 0: Total Failure, the full effect and 6 points lost (A8). --current gives \
+failed die. 0: Total Failure, the full effect and 6 points lost (A8). --current gives \
 the value of the attribute that loses the points, to show what is left: at 0 or less the \
-full effect applies and the attribute cannot be used (L253, L1786)."
-    )]
+full effect applies and the attribute cannot be used.")]
     Save(SaveArgs),
+    /// A whole duel from a scene file: played turn by turn, or its exact odds.
+    #[command(
+        long_about = "A whole duel between two robots, played turn by turn from a scene file \
+(TOML, or JSON by extension) that gives each robot's name, Fencing and Core Physical levels, \
+six Primary Attributes, senses, Self Awareness, Inspiration, Size, Power, weapon and armour.\n\n\
+First the Turn Order is set by Perception, then Locomotion, then Inspiration, ties rolled off, \
+and each robot rolls its Base Action Points (Processor + Self Awareness dice at TN 5). On its \
+turn the robot at the top of the Turn Order attacks (Fencing vs. Articulation); the other may \
+spend an Action Point to parry (Fencing vs. Locomotion), each weapon's Difficulty on its own \
+roll. The first net success hits and the rest lower the target's Durability Save, with the \
+weapon's Damage and the target's armour; each failed die gives malfunctions (or an EMP weapon's \
+Durability loss) and a Total Failure shuts the robot down, which ends the duel. A parry's spare \
+successes buy back Action Points. After each turn the winner of the roll may Pay for Turn to \
+act again.\n\n\
+By default a robot parries whenever it has an Action Point, and pays for the next turn when it \
+won the roll and has 2 or more Action Points. The duel keeps the Durability points malfunctions \
+cost, not their other effects. Plays with --seed; --odds gives the exact chance of each robot \
+winning; --monte-carlo estimates it by playing many duels.",
+        after_help = "Examples:\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --seed 1\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --odds\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --monte-carlo --trials 20000"
+    )]
+    Fight(super::fight::FightArgs),
 }
 
 /// `test`.
 #[derive(Debug, clap::Args)]
 pub struct TestArgs {
-    /// The pool: Program level + linked Core level, plus bonus dice (L187–189).
+    /// The pool: Program level + linked Core level, plus bonus dice.
     #[arg(long, value_name = "N")]
     pub dice: u32,
     /// The Target Number: the attribute tested (each die at or under it succeeds).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tn: i32,
-    /// The Difficulty: automatic opposing successes (L205, L1509–1517).
+    /// The Difficulty: automatic opposing successes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub difficulty: u32,
     /// The opposing roll's dice (needs --opposing-tn).
@@ -87,7 +105,7 @@ pub struct TestArgs {
         requires = "opposing_dice"
     )]
     pub opposing_tn: Option<i32>,
-    /// The opposing roll's own Difficulty, e.g. its parrying weapon's (L2366): cancels its
+    /// The opposing roll's own Difficulty, e.g. its parrying weapon's: cancels its
     /// successes first (needs --opposing-dice).
     #[arg(
         long,
@@ -96,7 +114,7 @@ pub struct TestArgs {
         requires = "opposing_dice"
     )]
     pub opposing_difficulty: u32,
-    /// Spend 1 Power for +1 TN (Exertion, L1465–1467); nothing at a TN of 0 or below (L253).
+    /// Spend 1 Power for +1 TN (Exertion); nothing at a TN of 0 or below.
     #[arg(long)]
     pub exert: bool,
     #[command(flatten)]
@@ -110,10 +128,10 @@ pub struct SaveArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub tn: i32,
     /// A TN modifier (repeatable): successes spent against the save, armour, weapon Damage,
-    /// the GM's adjustments (L1754–1756).
+    /// the GM's adjustments.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub modifier: Vec<i32>,
-    /// Spend 1 Power for +1 TN (Exertion, L715, L1465); nothing at a TN of 0 or below (L268).
+    /// Spend 1 Power for +1 TN (Exertion); nothing at a TN of 0 or below.
     #[arg(long)]
     pub exert: bool,
     /// The current value of the attribute that loses the points: shows its value after the
@@ -130,7 +148,29 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Test(a) => test(a, ctx),
         RollKind::Save(a) => save(a, &rules, ctx),
+        RollKind::Fight(a) => fight(&a, rules, ctx),
     }
+}
+
+/// `fight`: a duel played, or its exact or estimated odds.
+fn fight(a: &super::fight::FightArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&a.scene)?;
+    let duel = Duel::from_scene(&scene, rules)?;
+    let title = duel.title().to_owned();
+    let names = duel.clone();
+    let winners = duel.clone();
+    super::fight::run(
+        "robots-and-rapiers fight",
+        &title,
+        duel,
+        a,
+        ctx,
+        |s| names.describe(s),
+        |v: &Victory| {
+            let f = &winners.fighters()[usize::from(v.0).min(1)];
+            format!("{} wins", f.name)
+        },
+    )
 }
 
 /// Faces with the successes marked `*`: `[3*, 9, 1*]`.
@@ -271,7 +311,7 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     if a.exert {
         s = s.exerted()?;
     }
-    // Exertion does nothing at a TN of 0 or below (L253, L268): report what the save did.
+    // Exertion does nothing at a TN of 0 or below: report what the save did.
     let exerted = s.is_exerted();
     let mut title = s.to_string();
     if !a.modifier.is_empty() || exerted {

@@ -1,0 +1,153 @@
+//! `dice robots-and-rapiers fight`: the rulebook's duel (Juliard vs Del Trevaine) played, its
+//! exact odds, the Monte Carlo estimate against them, and malformed scenes refused.
+
+mod common;
+
+use common::{bad, json, ok};
+use serde_json::Value;
+
+const SCENE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml"
+);
+
+/// One row of an odds table: the end, its probability, and the Monte Carlo interval.
+type Row = (String, f64, Option<(f64, f64)>);
+
+fn rows(v: &Value) -> Vec<Row> {
+    v["distribution"]
+        .as_array()
+        .expect("a distribution")
+        .iter()
+        .map(|r| {
+            let interval = r["low"]
+                .as_f64()
+                .map(|lo| (lo, r["high"].as_f64().expect("a high end")));
+            (
+                r["outcome"].as_str().expect("a named end").to_owned(),
+                r["probability"].as_f64().expect("a probability"),
+                interval,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_duel_plays_with_a_seed() {
+    let args = ["robots-and-rapiers", "fight", SCENE, "--seed", "1"];
+    let text = ok(&args);
+    assert!(
+        text.contains("start: before the Turn Order; Juliard: Durability 6, 0 AP; Del Trevaine: Durability 5, 0 AP"),
+        "{text}"
+    );
+    assert!(text.contains("round 1:"), "{text}");
+    assert!(text.contains(" wins after "), "{text}");
+    // The same seed plays the same duel.
+    assert_eq!(text, ok(&args));
+    let v = json(&args);
+    let end = v["end"].as_str().expect("an end");
+    assert!(end == "Juliard wins" || end == "Del Trevaine wins", "{end}");
+    assert_eq!(
+        v["states"].as_array().expect("states").len() as u64,
+        v["rounds"].as_u64().expect("rounds") + 1
+    );
+}
+
+#[test]
+fn the_exact_odds_sum_to_one() {
+    let v = json(&["robots-and-rapiers", "fight", SCENE, "--odds"]);
+    let r = rows(&v);
+    assert_eq!(r.len(), 2);
+    let total: f64 = r.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    assert!(r.iter().any(|x| x.0 == "Juliard wins"));
+    assert!(r.iter().any(|x| x.0 == "Del Trevaine wins"));
+    assert!(v["expected_rounds"].as_f64().expect("expected rounds") >= 1.0);
+    assert!(v["states"].as_u64().expect("states") > 2);
+    let text = ok(&["robots-and-rapiers", "fight", SCENE, "--odds"]);
+    assert!(text.contains("exact odds"), "{text}");
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_odds() {
+    let exact = rows(&json(&["robots-and-rapiers", "fight", SCENE, "--odds"]));
+    let mc = rows(&json(&[
+        "robots-and-rapiers",
+        "fight",
+        SCENE,
+        "--monte-carlo",
+        "--trials",
+        "20000",
+        "--seed",
+        "3",
+    ]));
+    for (name, p, _) in &exact {
+        let (_, q, interval) = mc
+            .iter()
+            .find(|x| &x.0 == name)
+            .unwrap_or_else(|| panic!("{name} never seen"));
+        let (lo, hi) = interval.expect("an interval");
+        assert!(
+            lo <= *p && *p <= hi,
+            "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_scene_is_refused() {
+    let dir = std::env::temp_dir().join(format!("rnr-fight-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let scene = std::fs::read_to_string(SCENE).expect("the scene");
+    // An unknown field.
+    let typo = dir.join("typo.toml");
+    std::fs::write(&typo, scene.replace("inspiration = 3", "luck = 3")).expect("written");
+    let err = bad(&["robots-and-rapiers", "fight", typo.to_str().expect("UTF-8")]);
+    assert!(err.contains("luck"), "{err}");
+    // A weapon the Melee Weapon Table does not have.
+    let vorpal = dir.join("vorpal.toml");
+    std::fs::write(&vorpal, scene.replacen("sonic_rapier", "vorpal_blade", 1)).expect("written");
+    let err = bad(&[
+        "robots-and-rapiers",
+        "fight",
+        vorpal.to_str().expect("UTF-8"),
+    ]);
+    assert!(err.contains("vorpal_blade"), "{err}");
+    // One robot only: read, but not a duel.
+    let lonely = dir.join("lonely.toml");
+    let first = scene
+        .split("[[robot]]")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("[[robot]]");
+    std::fs::write(&lonely, first).expect("written");
+    let err = bad(&[
+        "robots-and-rapiers",
+        "fight",
+        lonely.to_str().expect("UTF-8"),
+        "--odds",
+    ]);
+    assert!(err.contains("exactly two robots"), "{err}");
+    // An attribute out of range.
+    let broken = dir.join("broken.json");
+    std::fs::write(
+        &broken,
+        r#"{"robot": [
+            {"name": "A", "fencing": 3, "core_physical": 5, "force": 5, "durability": 0, "articulation": 6,
+             "locomotion": 5, "processor": 5, "memory": 4, "weapon": "sonic_rapier"},
+            {"name": "B", "fencing": 3, "core_physical": 5, "force": 5, "durability": 5, "articulation": 6,
+             "locomotion": 5, "processor": 5, "memory": 4, "weapon": "sonic_rapier"}
+        ]}"#,
+    )
+    .expect("written");
+    let err = bad(&[
+        "robots-and-rapiers",
+        "fight",
+        broken.to_str().expect("UTF-8"),
+    ]);
+    assert!(err.contains("Durability"), "{err}");
+    // No such file.
+    let err = bad(&["robots-and-rapiers", "fight", "no-such-scene.toml"]);
+    assert!(err.contains("cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
