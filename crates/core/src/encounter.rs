@@ -64,7 +64,7 @@ use crate::error::Error;
 use crate::{Exact, Roll};
 
 /// An encounter played round by round: its state, how it ends, and the law of the next
-/// round. See the [module documentation](self).
+/// round. [`end_law`] gives the exact law of its end, [`play`] plays it, [`PlayOut`] rolls it.
 pub trait Encounter {
     /// Everything that decides what can happen next. It should hold no round counter (the
     /// engine counts rounds), so that states repeat and the exact law stays small.

@@ -657,10 +657,11 @@ impl Roll for Attack {
             difficulty: self.weapon.difficulty(),
             damage: None,
         };
-        if o.hit()
-            && let Ok(save) = self.save((o.net() - 1) as u32)
-        {
-            o.damage = Some(save.roll_save(rng).damage);
+        if o.hit() {
+            // Let chains need Rust 1.88; the crate's MSRV is 1.85.
+            if let Ok(save) = self.save((o.net() - 1) as u32) {
+                o.damage = Some(save.roll_save(rng).damage);
+            }
         }
         o
     }
@@ -1107,8 +1108,8 @@ impl SceneRobot {
     }
 }
 
-/// A duel between two robots under the extended conflict rules (see the [module
-/// documentation](self)), with the robots' tactics `P`.
+/// A duel between two robots under the extended conflict rules, with the robots' tactics
+/// `P`.
 ///
 /// ```
 /// use dice_core::{Encounter, play};

@@ -525,7 +525,7 @@ impl Policy<Fight, Turn> for Tactics {
 }
 
 /// A fight as an [`Encounter`]: a [`Fight`] not yet started, a [`Policy`] for every
-/// combatant's turns (by default [`Tactics`]), and names. See the [module documentation](self).
+/// combatant's turns (by default [`Tactics`]), and names.
 ///
 /// The policy is asked once for each situation (a fight state and whose turn it is), and its
 /// answer is kept: a policy must choose by the fight alone.
@@ -760,8 +760,8 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
 
     /// The exact law of the state after the turn at `position` of `state`'s initiative order:
     /// the turn passed when its combatant cannot act, or the policy's turn carried out by
-    /// [`Fight::take_turn`] with one face of each outcome of each die (see the
-    /// [module documentation](self)). Unchanged once the fight is over.
+    /// [`Fight::take_turn`] with one face of each outcome of each die. Unchanged once the
+    /// fight is over.
     ///
     /// # Errors
     /// [`Error::Scene`] when the policy chooses a turn the rules refuse.
