@@ -2,31 +2,14 @@
 //! as a scene, played, with its exact odds, and estimated.
 
 mod common;
+
+use common::rows;
 use common::{bad, json, ok};
 
 const SCENE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../shapers-and-bots/scenes/dashwood-and-slumpy.toml"
 );
-
-/// A row: its outcome, its probability, and its interval when estimated.
-type Row = (String, f64, Option<(f64, f64)>);
-
-fn rows(v: &serde_json::Value) -> Vec<Row> {
-    v["distribution"]
-        .as_array()
-        .expect("rows")
-        .iter()
-        .map(|r| {
-            let interval = r["low"].as_f64().zip(r["high"].as_f64());
-            (
-                r["outcome"].as_str().expect("a name").to_owned(),
-                r["probability"].as_f64().expect("a probability"),
-                interval,
-            )
-        })
-        .collect()
-}
 
 #[test]
 fn the_shipped_scene_plays_with_a_seed() {

@@ -3,34 +3,14 @@
 
 mod common;
 
+use common::rows;
+
 use common::{bad, json, ok};
-use serde_json::Value;
 
 const SCENE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../swimclass/scenes/sample-rounds.toml"
 );
-
-/// One row of an odds table: the end, its probability, and the Monte Carlo interval.
-type Row = (String, f64, Option<(f64, f64)>);
-
-fn rows(v: &Value) -> Vec<Row> {
-    v["distribution"]
-        .as_array()
-        .expect("a distribution")
-        .iter()
-        .map(|r| {
-            let interval = r["low"]
-                .as_f64()
-                .map(|lo| (lo, r["high"].as_f64().expect("a high end")));
-            (
-                r["outcome"].as_str().expect("a named end").to_owned(),
-                r["probability"].as_f64().expect("a probability"),
-                interval,
-            )
-        })
-        .collect()
-}
 
 #[test]
 fn the_sample_rounds_play_with_a_seed() {

@@ -73,3 +73,25 @@ pub fn ints(v: &Value) -> Vec<i64> {
         .map(|x| x.as_i64().expect("an integer"))
         .collect()
 }
+
+/// One row of a fight's odds table: the end, its probability, and the Monte Carlo interval.
+pub type Row = (String, f64, Option<(f64, f64)>);
+
+/// The rows of an odds report's JSON `distribution` with named outcomes (a fight's ends).
+pub fn rows(v: &Value) -> Vec<Row> {
+    v["distribution"]
+        .as_array()
+        .expect("a distribution")
+        .iter()
+        .map(|r| {
+            let interval = r["low"]
+                .as_f64()
+                .map(|lo| (lo, r["high"].as_f64().expect("a high end")));
+            (
+                r["outcome"].as_str().expect("a named end").to_owned(),
+                r["probability"].as_f64().expect("a probability"),
+                interval,
+            )
+        })
+        .collect()
+}
