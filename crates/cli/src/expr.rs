@@ -2,15 +2,12 @@
 //! shown, or asked for their exact or simulated distribution.
 
 use std::collections::BTreeSet;
-use std::ops::ControlFlow;
 
-use dice_notation::{Expression, Outcome, RollResult};
-use dice_sim::Simulation;
+use dice_notation::{Dialect, Expression, Outcome, RollResult};
 use serde_json::Value;
 
 use crate::Ctx;
 use crate::error::CliError;
-use crate::progress::ProgressBar;
 use crate::report::{Interval, Label, Method, OddsReport, Report, RollReport, Row};
 
 /// Trials of a Monte Carlo run unless `--trials` says otherwise.
@@ -42,6 +39,8 @@ is in docs/notation.md.",
 pub struct RollArgs {
     #[arg(value_name = "EXPR", required = true, num_args = 1.., help = EXPRESSION_HELP)]
     pub expression: Vec<String>,
+    #[arg(long, value_name = "DIALECT", default_value = "default", value_parser = dialect_parser(), help = DIALECT_HELP)]
+    pub dialect: Dialect,
 }
 
 /// `dice odds`.
@@ -52,7 +51,7 @@ pub struct RollArgs {
 chance of at least that much, and a bar chart; then the mean and standard deviation. A `vs` \
 comparison gives the chances of below / equal / above.\n\n\
 Exact odds are computed, not sampled. Expressions too costly to compute exactly (huge \
-products, keep/drop on exploding dice) are refused with a message: simulate them with \
+products, keep/drop on exploding dice that are also rerolled) are refused with a message: simulate them with \
 --monte-carlo, which rolls --trials times from --seed and gives each outcome a 95% \
 confidence interval (Wilson). Runs over a second show a progress bar on stderr.",
     after_help = "Examples:\n  dice odds 4d6kh3\n  dice odds '1d20+5 vs 15'\n  dice odds '5d6!kh3' --monte-carlo --trials 200000 --seed 1\n  dice odds 2d6 --json"
@@ -60,6 +59,8 @@ confidence interval (Wilson). Runs over a second show a progress bar on stderr."
 pub struct OddsArgs {
     #[arg(value_name = "EXPR", required = true, num_args = 1.., help = EXPRESSION_HELP)]
     pub expression: Vec<String>,
+    #[arg(long, value_name = "DIALECT", default_value = "default", value_parser = dialect_parser(), help = DIALECT_HELP)]
+    pub dialect: Dialect,
     /// Estimate the odds by rolling many times instead of computing them exactly.
     #[arg(long, visible_alias = "mc")]
     pub monte_carlo: bool,
@@ -74,13 +75,35 @@ pub struct OddsArgs {
     pub trials: u64,
 }
 
-fn parse(words: &[String]) -> Result<Expression, CliError> {
-    Ok(Expression::parse(&words.join(" "))?)
+const DIALECT_HELP: &str = "Read the expression as another roller writes it: roll20 (`>4` \
+includes 4, `r` rerolls until, `ro` once), foundry (`r` rerolls once, `rr` until, `x`, `cs`, \
+`df`, `sf`, `ms`), d20 (Avrae: `k3` keeps the 3s, `kh3` the highest, `p` drops, `ra`, `e`, \
+`mi`, `ma`, comparisons as 1/0) or rpg-dice-roller (`!p`, `u`, `!=`, `**`, `%`); see \
+docs/notation.md";
+
+/// `--dialect`: one of the dialects' names.
+fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = Dialect> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Dialect::ALL.map(Dialect::name))
+        .map(|name| name.parse::<Dialect>().unwrap_or_default())
+}
+
+/// Parses the words of an expression written in `dialect`; an error that another dialect
+/// would have read says which.
+fn parse_in(words: &[String], dialect: Dialect) -> Result<Expression, CliError> {
+    Expression::parse_with(&words.join(" "), dialect).map_err(|e| {
+        let hint = e.hint().map(|h| format!("hint: {h}"));
+        let mut err = CliError::from(e);
+        if let (CliError::BadInput { detail, .. }, Some(hint)) = (&mut err, hint) {
+            detail.push(hint);
+        }
+        err
+    })
 }
 
 /// `dice roll EXPR`.
 pub fn roll(args: RollArgs, ctx: &Ctx) -> Result<Report, CliError> {
-    let e = parse(&args.expression)?;
+    let e = parse_in(&args.expression, args.dialect)?;
     let seed = ctx.seed();
     let result = e.roll(&mut seed.rng());
     let mut report = RollReport::new("roll", seed)
@@ -147,18 +170,47 @@ fn outcome_label(o: &Outcome) -> Label {
 }
 
 /// `dice odds EXPR`.
+///
+/// Several expressions that do not read as one (`dice odds 4d6kh3 3d6 2d6+6`) are compared
+/// side by side, one column group each.
 pub fn odds(args: OddsArgs, ctx: &Ctx) -> Result<Report, CliError> {
-    let e = parse(&args.expression)?;
-    let report = if args.monte_carlo {
-        monte_carlo(&e, args.trials, ctx)?
-    } else {
-        exact(&e)?
+    let e = match parse_in(&args.expression, args.dialect) {
+        Ok(e) => e,
+        Err(err) if args.expression.len() > 1 => {
+            // Each word an expression of its own: compare them.
+            let Ok(each) = args
+                .expression
+                .iter()
+                .map(|w| parse_in(std::slice::from_ref(w), args.dialect))
+                .collect::<Result<Vec<_>, _>>()
+            else {
+                return Err(err);
+            };
+            let mut items = Vec::with_capacity(each.len());
+            for e in &each {
+                items.push((e.to_string(), one_odds(e, &args, ctx)?));
+            }
+            return Ok(Report::Compare(crate::report::CompareReport {
+                command: "odds".to_owned(),
+                varies: "expression".to_owned(),
+                items,
+            }));
+        }
+        Err(err) => return Err(err),
     };
-    Ok(Report::Odds(
-        report
-            .field("expression", e.to_string())
-            .field("comparison", e.is_comparison()),
-    ))
+    Ok(Report::Odds(one_odds(&e, &args, ctx)?))
+}
+
+/// The odds of one expression, exact or simulated as `args` asks.
+fn one_odds(e: &Expression, args: &OddsArgs, ctx: &Ctx) -> Result<OddsReport, CliError> {
+    let report = if args.monte_carlo {
+        monte_carlo(e, args.trials, ctx)?
+    } else {
+        exact(e)?
+    };
+    Ok(report
+        .field("expression", e.to_string())
+        .field("comparison", e.is_comparison()))
 }
 
 fn exact(e: &Expression) -> Result<OddsReport, CliError> {
@@ -184,19 +236,7 @@ pub(crate) fn chunk_size(trials: u64) -> u64 {
 
 fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, CliError> {
     let seed = ctx.seed();
-    let sim = Simulation::new(seed.value, trials)?
-        .chunk_size(chunk_size(trials))?
-        .confidence(CONFIDENCE)?;
-    let mut bar = ProgressBar::new();
-    let est = sim.run_with_progress(e, |p| {
-        bar.update(p.done, p.total);
-        if crate::progress::interrupted() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish();
+    let est = crate::mc::simulate(e, trials, seed, ctx)?;
     if est.histogram().is_saturated() {
         return Err(CliError::bad_input(format_args!(
             "`{e}` came up with more than {} distinct values in {} trials, too many to count \

@@ -10,17 +10,21 @@
 mod error;
 mod expr;
 mod games;
+mod mc;
+mod merge;
+mod plot;
 mod progress;
 mod render;
 mod report;
 mod seed;
+mod sweep;
 
 use std::io::Write;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::error::{CliError, EXIT_FAILURE, EXIT_OK};
-use crate::render::{Output, render};
+use crate::render::{Output, View, render};
 use crate::report::Report;
 use crate::seed::Seed;
 
@@ -40,9 +44,42 @@ Exit codes: 0 success, 2 bad input (with a one-line message), 1 anything else.",
     after_help = "Examples:\n  dice roll 4d6kh3\n  dice odds 2d6+3\n  dice odds '1d20+5 vs 15' --json\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice robots-and-rapiers save --tn 5\n\nRun `dice help <COMMAND>` for a command's own terms."
 )]
 struct Cli {
-    /// Print one JSON object instead of text.
-    #[arg(long, global = true, display_order = 100)]
+    /// How to print: text (tables and a bar chart), json (one object), csv (the table, for
+    /// a spreadsheet) or markdown (a table for a page).
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "FORMAT",
+        display_order = 99
+    )]
+    format: Option<Output>,
+    /// The same as --format json.
+    #[arg(long, global = true, display_order = 100, conflicts_with = "format")]
     json: bool,
+    /// What the text's bars show for numeric outcomes: exactly (P(=), the default),
+    /// at-least (P(≥)) or at-most (P(≤)), as AnyDice's views.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "VIEW",
+        display_order = 102
+    )]
+    view: Option<View>,
+    /// What a sweep (a game option given a range, --rank 1..6) tabulates: a headline
+    /// probability's key (p_success, p_hit, …; default the command's first), mean,
+    /// std_dev, median, an event >=N, <=N, =N, or an outcome's name.
+    #[arg(long, global = true, value_name = "KEY", display_order = 103)]
+    stat: Option<String>,
+    /// Also write the odds as a chart to FILE (SVG): bars for one law, grouped bars or
+    /// lines for several, a heatmap for a sweep of two options, a fight's rounds.
+    #[arg(long, global = true, value_name = "FILE", display_order = 104)]
+    plot: Option<std::path::PathBuf>,
+    /// Run only shard I of N of a Monte Carlo run (needs --seed) and print its counts as
+    /// JSON, for `dice merge` to add up: the merged result is exactly one run's.
+    #[arg(long, global = true, value_name = "I/N", value_parser = mc::parse_shard, requires = "seed", display_order = 105)]
+    shard: Option<mc::Shard>,
     /// Seed the dice, to replay a roll or a Monte Carlo run exactly (default: a fresh seed,
     /// which is printed).
     #[arg(long, global = true, value_name = "N", display_order = 101)]
@@ -66,13 +103,37 @@ enum Command {
     Swimclass(games::swimclass::Args),
     #[command(name = "robots-and-rapiers")]
     RobotsAndRapiers(games::robots_and_rapiers::Args),
+    Merge(merge::MergeArgs),
+    /// Print a shell completion script for dice (bash, zsh, fish, elvish, powershell).
+    #[command(
+        long_about = "Print the completion script of a shell for the dice command, generated \
+from its definition: every subcommand, option and value it knows. Install it where the shell \
+looks: for bash `dice completions bash > ~/.local/share/bash-completion/completions/dice`, \
+for zsh `dice completions zsh > ~/.zfunc/_dice` (with ~/.zfunc in fpath), for fish \
+`dice completions fish > ~/.config/fish/completions/dice.fish`.",
+        after_help = "Examples:\n  dice completions bash\n  dice completions zsh"
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page of dice (roff, for man), generated from its definition.
+    #[command(
+        long_about = "Print the manual page of dice in roff, generated from its definition: \
+`dice manpage > dice.1 && man ./dice.1`, or install it as man1/dice.1.",
+        after_help = "Example:\n  dice manpage"
+    )]
+    Manpage,
 }
 
-/// What every command may use: the seed asked for.
+/// What every command may use: the seed asked for, and the shard to run.
 #[derive(Clone, Copy, Debug)]
 pub struct Ctx {
     /// `--seed`, if given.
     pub seed: Option<u64>,
+    /// `--shard`, if given: Monte Carlo runs make only this shard's chunks.
+    pub shard: Option<mc::Shard>,
 }
 
 impl Ctx {
@@ -91,6 +152,10 @@ fn run(command: Command, ctx: &Ctx) -> Result<Report, CliError> {
         Command::ScratchRps(a) => games::scratch_rps::run(a, ctx),
         Command::Swimclass(a) => games::swimclass::run(a, ctx),
         Command::RobotsAndRapiers(a) => games::robots_and_rapiers::run(a, ctx),
+        Command::Merge(a) => merge::run(&a),
+        Command::Completions { .. } | Command::Manpage => Err(CliError::Failure(
+            "completions and the manual page are printed before any report".to_owned(),
+        )),
     }
 }
 
@@ -117,16 +182,127 @@ fn main() {
         );
         std::process::exit(EXIT_FAILURE);
     }));
-    // Usage errors exit 2, --help and --version 0 (clap).
-    let cli = Cli::parse();
-    let output = if cli.json { Output::Json } else { Output::Text };
-    let ctx = Ctx { seed: cli.seed };
-    let code = match run(cli.command, &ctx) {
-        Ok(report) => print(&render(&report, output)),
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "{e}");
-            e.exit_code()
-        }
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let words: Option<Vec<String>> = argv.iter().map(|a| a.to_str().map(str::to_owned)).collect();
+    let code = match words {
+        Some(words) => execute(&words).unwrap_or_else(|e| fail(&e)),
+        // A word that is not UTF-8 (a file name): no lists or ranges to expand.
+        None => finish(Cli::parse_from(argv), |cli| {
+            let ctx = Ctx::of(&cli);
+            run(cli.command, &ctx)
+        }),
     };
     std::process::exit(code);
+}
+
+impl Ctx {
+    fn of(cli: &Cli) -> Ctx {
+        Ctx {
+            seed: cli.seed,
+            shard: cli.shard,
+        }
+    }
+}
+
+/// Parses a command line; usage errors exit 2, --help and --version 0 (clap).
+fn parse(words: &[String]) -> Cli {
+    Cli::try_parse_from(words).unwrap_or_else(|e| e.exit())
+}
+
+/// Runs a command line, expanding the lists and ranges of a game roll's options; returns
+/// the exit code.
+///
+/// # Errors
+/// [`CliError`] for lists and ranges that cannot be expanded.
+fn execute(words: &[String]) -> Result<i32, CliError> {
+    let varying = sweep::varying(words)?;
+    // The settings (format, view, plot, shard) of the first combination hold for all.
+    let first = parse(&sweep::case(words, &varying, &vec![0; varying.len()]));
+    Ok(finish(first, |_| report_of(words)))
+}
+
+/// Runs a command line to its report, without printing: each combination of its lists and
+/// ranges parsed and run, and put together ([`sweep::combine`]).
+///
+/// # Errors
+/// The command's error.
+pub fn report_of(words: &[String]) -> Result<Report, CliError> {
+    let varying = sweep::varying(words)?;
+    if varying.is_empty() {
+        let cli = parse(words);
+        let ctx = Ctx::of(&cli);
+        return run(cli.command, &ctx);
+    }
+    let first = parse(&sweep::case(words, &varying, &vec![0; varying.len()]));
+    sweep::combine(words, &varying, first.stat.as_deref(), |line| {
+        let cli = parse(&line);
+        let ctx = Ctx::of(&cli);
+        run(cli.command, &ctx)
+    })
+}
+
+/// Prints an error; returns its exit code.
+fn fail(e: &CliError) -> i32 {
+    let _ = writeln!(std::io::stderr(), "{e}");
+    e.exit_code()
+}
+
+/// Runs `go` and prints its report in the form `cli` asks for.
+fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
+    let output = if cli.json {
+        Output::Json
+    } else {
+        cli.format.unwrap_or_default()
+    };
+    let view = cli.view.unwrap_or_default();
+    match &cli.command {
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "dice", &mut out);
+            return print(&String::from_utf8_lossy(&out));
+        }
+        Command::Manpage => {
+            let mut out = Vec::new();
+            if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                return fail(&CliError::Failure(format!(
+                    "cannot write the manual page: {e}"
+                )));
+            }
+            return print(&String::from_utf8_lossy(&out));
+        }
+        _ => {}
+    }
+    let plot_to = cli.plot.clone();
+    let shard = cli.shard;
+    match go(cli) {
+        Ok(_) if shard.is_some() => {
+            let runs = mc::take_recorded();
+            let Some(shard) = shard else {
+                return EXIT_FAILURE;
+            };
+            if runs.is_empty() {
+                return fail(&CliError::bad_input(
+                    "--shard splits a Monte Carlo run: add --monte-carlo",
+                ));
+            }
+            let words: Vec<String> = std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let argv = merge::without_shard(&words);
+            let v = mc::shard_json(&argv, shard, runs);
+            print(&format!(
+                "{}\n",
+                serde_json::to_string(&v).unwrap_or_else(|_| v.to_string())
+            ))
+        }
+        Ok(report) => {
+            if let Some(path) = plot_to {
+                if let Err(e) = plot::write(&path, &report, view) {
+                    return fail(&e);
+                }
+            }
+            print(&render(&report, output, view))
+        }
+        Err(e) => fail(&e),
+    }
 }

@@ -1,16 +1,50 @@
-//! Printing reports: text tables with a bar chart for people, one JSON object for programs.
+//! Printing reports: text tables with a bar chart for people; JSON, CSV and Markdown for
+//! programs, spreadsheets and pages.
 
 use std::fmt::Write as _;
 
-use crate::report::{Label, Method, OddsReport, Report, RollReport, Row};
+use crate::report::{
+    CompareReport, Label, Method, OddsReport, Report, RollReport, Row, SweepReport,
+};
 
-/// How to print.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How to print (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Output {
     /// Tables and sentences.
+    #[default]
     Text,
     /// One JSON object.
     Json,
+    /// Comma-separated values: the table only, one header line.
+    Csv,
+    /// A Markdown table, with the summary as a list.
+    Markdown,
+}
+
+/// Which chance the bar chart (and `--plot`) shows for numeric outcomes (`--view`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum View {
+    /// P(outcome = x).
+    #[default]
+    #[value(alias = "eq", alias = "normal")]
+    Exactly,
+    /// P(outcome ≥ x).
+    #[value(alias = "ge")]
+    AtLeast,
+    /// P(outcome ≤ x).
+    #[value(alias = "le")]
+    AtMost,
+}
+
+impl View {
+    /// The value of a row: its probability, at least or at most.
+    pub fn pick(self, p: f64, at_least: f64, at_most: f64) -> f64 {
+        match self {
+            View::Exactly => p,
+            View::AtLeast => at_least,
+            View::AtMost => at_most,
+        }
+    }
 }
 
 /// Width of the longest bar, in terminal columns.
@@ -23,13 +57,16 @@ const NEGLIGIBLE: f64 = 5e-7;
 /// A text table longer than this is shown in bins of consecutive outcomes.
 const MAX_TEXT_ROWS: usize = 120;
 
-/// The report as text or JSON, ending with a newline.
-pub fn render(report: &Report, output: Output) -> String {
+/// The report in `output`'s form, ending with a newline; `view` picks what the text's bars
+/// show.
+pub fn render(report: &Report, output: Output, view: View) -> String {
     match output {
         Output::Json => {
             let value = match report {
                 Report::Roll(r) => r.to_json(),
                 Report::Odds(o) => o.to_json(),
+                Report::Compare(c) => c.to_json(),
+                Report::Sweep(s) => s.to_json(),
             };
             // Serializing a `Value` cannot fail (its keys are strings); fall back to the
             // compact form all the same rather than panic.
@@ -39,7 +76,21 @@ pub fn render(report: &Report, output: Output) -> String {
         }
         Output::Text => match report {
             Report::Roll(r) => roll_text(r),
-            Report::Odds(o) => odds_text(o),
+            Report::Odds(o) => odds_text(o, view),
+            Report::Compare(c) => compare_text(c),
+            Report::Sweep(s) => sweep_text(s),
+        },
+        Output::Csv => match report {
+            Report::Roll(r) => roll_csv(r),
+            Report::Odds(o) => csv(&odds_table(o, false)),
+            Report::Compare(c) => csv(&compare_table(c, false)),
+            Report::Sweep(s) => csv(&sweep_table(s, false)),
+        },
+        Output::Markdown => match report {
+            Report::Roll(r) => roll_markdown(r),
+            Report::Odds(o) => odds_markdown(o),
+            Report::Compare(c) => compare_markdown(c),
+            Report::Sweep(s) => sweep_markdown(s),
         },
     }
 }
@@ -52,6 +103,108 @@ fn roll_text(r: &RollReport) -> String {
     }
     s.push_str(&r.seed.line());
     s.push('\n');
+    s
+}
+
+/// A roll as CSV: one header line of the JSON's fields, one line of their values
+/// (arrays and objects as JSON text).
+fn roll_csv(r: &RollReport) -> String {
+    let serde_json::Value::Object(fields) = r.to_json() else {
+        return String::new();
+    };
+    let keys: Vec<String> = fields.keys().cloned().collect();
+    let values: Vec<String> = fields
+        .values()
+        .map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Null => String::new(),
+            other => other.to_string(),
+        })
+        .collect();
+    csv(&[keys, values])
+}
+
+/// A roll as Markdown: its lines as a list, then the seed.
+fn roll_markdown(r: &RollReport) -> String {
+    let mut s = String::new();
+    for line in &r.lines {
+        let _ = writeln!(s, "- {}", md_escape(line));
+    }
+    let _ = writeln!(s, "- {}", r.seed.line());
+    s
+}
+
+/// One CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(f: &str) -> String {
+    if f.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", f.replace('"', "\"\""))
+    } else {
+        f.to_owned()
+    }
+}
+
+/// Rows of fields as CSV.
+fn csv(rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    for r in rows {
+        let line: Vec<String> = r.iter().map(|f| csv_field(f)).collect();
+        s.push_str(&line.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+/// Text safe in a Markdown table cell.
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// Rows of fields as a Markdown table (the first row is the header; the first column is
+/// left-aligned, the others right-aligned).
+fn markdown_table(rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    for (i, r) in rows.iter().enumerate() {
+        let cells: Vec<String> = r.iter().map(|c| md_escape(c)).collect();
+        let _ = writeln!(s, "| {} |", cells.join(" | "));
+        if i == 0 {
+            let rule: Vec<&str> = (0..r.len())
+                .map(|k| if k == 0 { "---" } else { "---:" })
+                .collect();
+            let _ = writeln!(s, "|{}|", rule.join("|"));
+        }
+    }
+    s
+}
+
+/// Rows of fields aligned in columns (the first left-aligned unless `numeric_first`, the
+/// others right-aligned), two spaces apart, trailing spaces trimmed.
+fn aligned(rows: &[Vec<String>], numeric_first: bool) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|k| {
+            rows.iter()
+                .filter_map(|r| r.get(k))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut s = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (k, c) in r.iter().enumerate() {
+            if k > 0 {
+                line.push_str("  ");
+            }
+            let w = widths[k];
+            if k == 0 && !numeric_first {
+                let _ = write!(line, "{c:<w$}");
+            } else {
+                let _ = write!(line, "{c:>w$}");
+            }
+        }
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
     s
 }
 
@@ -79,12 +232,13 @@ struct Line {
     label: String,
     probability: f64,
     at_least: f64,
+    at_most: f64,
     interval: Option<(f64, f64)>,
 }
 
-fn odds_text(o: &OddsReport) -> String {
-    let mut s = String::new();
-    let how = match o.method {
+/// The first line of an odds report: its title and how the odds were had.
+fn method_text(title: &str, method: &Method) -> String {
+    let how = match *method {
         Method::Exact => "exact odds".to_owned(),
         Method::MonteCarlo {
             seed,
@@ -98,78 +252,86 @@ fn odds_text(o: &OddsReport) -> String {
             seed.value
         ),
     };
-    let _ = writeln!(s, "{}: {how}", o.title);
+    format!("{title}: {how}")
+}
+
+/// The Wilson interval of an estimated probability `p` over `trials` at 95%.
+fn summary_interval(p: f64, trials: u64, confidence: f64) -> (f64, f64) {
+    let count = (p * trials as f64).round() as u64;
+    dice_sim::wilson_interval(count.min(trials), trials, confidence)
+}
+
+/// `median 13 (quantiles: 5% 8, 25% 10, 75% 15, 95% 17)`, or `None` for named outcomes.
+fn quantile_line(o: &OddsReport) -> Option<String> {
+    let median = o.quantile(0.5)?;
+    let rest: Vec<String> = o
+        .quantiles()
+        .into_iter()
+        .filter(|&(q, _)| q != 0.5)
+        .map(|(q, x)| format!("{:.0}% {x}", q * 100.0))
+        .collect();
+    Some(format!("median {median} (quantiles: {})", rest.join(", ")))
+}
+
+fn odds_text(o: &OddsReport, view: View) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", method_text(&o.title, &o.method));
     for n in &o.notes {
         let _ = writeln!(s, "{n}");
     }
-    let simulated = matches!(o.method, Method::MonteCarlo { .. });
+    let simulated = o.simulated();
     let decimals = if simulated { 3 } else { 4 };
 
     let (lines, skipped) = table_lines(o);
-    let label_w = lines
-        .iter()
-        .map(|l| l.label.chars().count())
-        .chain(["outcome".len()])
-        .max()
-        .unwrap_or(7);
-    let pct_w = lines
-        .iter()
-        .map(|l| percent(l.probability, decimals).len())
-        .chain(["chance".len()])
-        .max()
-        .unwrap_or(6);
-    let at_w = lines
-        .iter()
-        .map(|l| percent(l.at_least, decimals).len())
-        .chain(["at least".len()])
-        .max()
-        .unwrap_or(8);
-    let max_p = lines.iter().map(|l| l.probability).fold(0.0, f64::max);
+    let view = if o.numeric { view } else { View::Exactly };
+    let shown = |l: &Line| view.pick(l.probability, l.at_least, l.at_most);
+    let max_p = lines.iter().map(shown).fold(0.0, f64::max);
     let interval_text = |l: &Line| {
         l.interval.map_or(String::new(), |(lo, hi)| {
             format!("[{}, {}]", percent(lo, decimals), percent(hi, decimals))
         })
     };
+    let mut table: Vec<Vec<String>> = Vec::with_capacity(lines.len() + 1);
+    let mut header = vec!["outcome".to_owned()];
+    if o.numeric {
+        header.extend(["P(=)", "P(≥)", "P(≤)"].map(str::to_owned));
+    } else {
+        header.push("chance".to_owned());
+    }
+    table.push(header);
+    for l in &lines {
+        let mut row = vec![l.label.clone(), percent(l.probability, decimals)];
+        if o.numeric {
+            row.push(percent(l.at_least, decimals));
+            row.push(percent(l.at_most, decimals));
+        }
+        table.push(row);
+    }
+    let body = aligned(&table, o.numeric);
+    // The interval and the bar follow the aligned columns.
     let iv_w = lines
         .iter()
         .map(|l| interval_text(l).len())
         .chain([if simulated { "interval".len() } else { 0 }])
         .max()
         .unwrap_or(0);
-
-    let mut header = if o.numeric {
-        format!("{:>label_w$}", "outcome")
-    } else {
-        format!("{:<label_w$}", "outcome")
-    };
-    header.push_str(&format!("  {:>pct_w$}", "chance"));
-    if o.numeric {
-        header.push_str(&format!("  {:>at_w$}", "at least"));
-    }
-    if simulated {
-        header.push_str(&format!("  {:<iv_w$}", "interval"));
-    }
-    let _ = writeln!(s, "{}", header.trim_end());
-    for l in &lines {
-        let mut row = if o.numeric {
-            format!("{:>label_w$}", l.label)
-        } else {
-            format!("{:<label_w$}", l.label)
-        };
-        row.push_str(&format!("  {:>pct_w$}", percent(l.probability, decimals)));
-        if o.numeric {
-            row.push_str(&format!("  {:>at_w$}", percent(l.at_least, decimals)));
-        }
+    let width = body.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    for (i, text) in body.lines().enumerate() {
+        let mut row = format!("{text:<width$}");
         if simulated {
-            row.push_str(&format!("  {:<iv_w$}", interval_text(l)));
+            let iv = if i == 0 {
+                "interval".to_owned()
+            } else {
+                interval_text(&lines[i - 1])
+            };
+            let _ = write!(row, "  {iv:<iv_w$}");
         }
-        let fraction = if max_p > 0.0 {
-            l.probability / max_p
-        } else {
-            0.0
-        };
-        row.push_str("  ");
-        row.push_str(&bar(fraction, BAR_WIDTH));
+        if i > 0 {
+            let value = shown(&lines[i - 1]);
+            let fraction = if max_p > 0.0 { value / max_p } else { 0.0 };
+            row.push_str("  ");
+            row.push_str(&bar(fraction, BAR_WIDTH));
+        }
         let _ = writeln!(s, "{}", row.trim_end());
     }
     if skipped > 0 {
@@ -205,8 +367,19 @@ fn odds_text(o: &OddsReport) -> String {
             }
         }
     }
+    if let Some(q) = quantile_line(o) {
+        let _ = writeln!(s, "{q}");
+    }
     for sm in &o.summary {
-        let _ = writeln!(s, "P({}) = {}", sm.text, percent(sm.value, decimals));
+        let _ = write!(s, "P({}) = {}", sm.text, percent(sm.value, decimals));
+        if let Method::MonteCarlo {
+            trials, confidence, ..
+        } = o.method
+        {
+            let (lo, hi) = summary_interval(sm.value, trials, confidence);
+            let _ = write!(s, " [{}, {}]", percent(lo, decimals), percent(hi, decimals));
+        }
+        s.push('\n');
     }
     for f in &o.footer {
         let _ = writeln!(s, "{f}");
@@ -219,13 +392,7 @@ fn odds_text(o: &OddsReport) -> String {
 /// were dropped.
 fn table_lines(o: &OddsReport) -> (Vec<Line>, usize) {
     let rows: &[Row] = &o.rows;
-    let total: f64 = rows.iter().map(|r| r.probability).sum::<f64>() + o.tail;
-    let mut at_least = Vec::with_capacity(rows.len());
-    let mut acc = total;
-    for r in rows {
-        at_least.push(acc.clamp(0.0, 1.0));
-        acc -= r.probability;
-    }
+    let cumulative = o.cumulative();
     let (mut start, mut end) = (0, rows.len());
     if o.numeric {
         while start < end && rows[start].probability < NEGLIGIBLE {
@@ -265,12 +432,393 @@ fn table_lines(o: &OddsReport) -> (Vec<Line>, usize) {
         lines.push(Line {
             label,
             probability,
-            at_least: at_least[i],
+            at_least: cumulative[i].0,
+            at_most: cumulative[j - 1].1,
             interval,
         });
         i = j;
     }
     (lines, skipped)
+}
+
+/// An odds report as rows of fields: a header, then one row per outcome (full precision
+/// for CSV, percentages for Markdown).
+fn odds_table(o: &OddsReport, pretty: bool) -> Vec<Vec<String>> {
+    let num = |p: f64| {
+        if pretty {
+            percent(p, if o.simulated() { 3 } else { 4 })
+        } else {
+            p.to_string()
+        }
+    };
+    let mut header = vec!["outcome".to_owned()];
+    if pretty {
+        header.push(if o.numeric { "P(=)" } else { "chance" }.to_owned());
+    } else {
+        header.push("probability".to_owned());
+    }
+    if o.numeric {
+        header.push(if pretty { "P(≥)" } else { "at_least" }.to_owned());
+        header.push(if pretty { "P(≤)" } else { "at_most" }.to_owned());
+    }
+    if o.simulated() {
+        header.extend(["count", "low", "high"].map(str::to_owned));
+    }
+    let mut rows = vec![header];
+    for (r, (ge, le)) in o.rows.iter().zip(o.cumulative()) {
+        let mut row = vec![
+            if pretty {
+                r.label.text()
+            } else {
+                match &r.label {
+                    Label::Number(n) => n.to_string(),
+                    Label::Name { key, .. } => key.clone(),
+                }
+            },
+            num(r.probability),
+        ];
+        if o.numeric {
+            row.push(num(ge));
+            row.push(num(le));
+        }
+        if o.simulated() {
+            match r.interval {
+                Some(iv) => row.extend([iv.count.to_string(), num(iv.low), num(iv.high)]),
+                None => row.extend([String::new(), String::new(), String::new()]),
+            }
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// The summary of an odds report as `(name, value)` lines: mean, deviation, quantiles and
+/// the headline probabilities.
+fn summary_lines(o: &OddsReport) -> Vec<(String, String)> {
+    let decimals = if o.simulated() { 3 } else { 4 };
+    let mut v = Vec::new();
+    if let Some(m) = o.mean {
+        v.push(("mean".to_owned(), format!("{m:.4}")));
+    }
+    if let Some(sd) = o.std_dev {
+        v.push(("standard deviation".to_owned(), format!("{sd:.4}")));
+    }
+    if let Some(m) = o.quantile(0.5) {
+        v.push(("median".to_owned(), m.to_string()));
+    }
+    for (q, x) in o.quantiles() {
+        if q != 0.5 {
+            v.push((format!("{:.0}% quantile", q * 100.0), x.to_string()));
+        }
+    }
+    for sm in &o.summary {
+        v.push((format!("P({})", sm.text), percent(sm.value, decimals)));
+    }
+    v
+}
+
+fn odds_markdown(o: &OddsReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "**{}**\n", md_escape(&method_text(&o.title, &o.method)));
+    for n in &o.notes {
+        let _ = writeln!(s, "{}\n", md_escape(n));
+    }
+    s.push_str(&markdown_table(&odds_table(o, true)));
+    let summary = summary_lines(o);
+    if !summary.is_empty() || !o.footer.is_empty() {
+        s.push('\n');
+    }
+    for (k, v) in summary {
+        let _ = writeln!(s, "- {}: {v}", md_escape(&k));
+    }
+    for f in &o.footer {
+        let _ = writeln!(s, "- {}", md_escape(f));
+    }
+    s
+}
+
+/// Each compared law's (P(=), P(≥), P(≤)) at each outcome of the union, `None` where the
+/// law does not have the outcome.
+fn compare_cells(c: &CompareReport, outcomes: &[Label]) -> Vec<Vec<Option<(f64, f64, f64)>>> {
+    outcomes
+        .iter()
+        .map(|label| {
+            c.items
+                .iter()
+                .map(|(_, o)| {
+                    let cumulative = o.cumulative();
+                    if let Some(i) = o.rows.iter().position(|r| &r.label == label) {
+                        let (ge, le) = cumulative[i];
+                        return Some((o.rows[i].probability, ge, le));
+                    }
+                    // A number the law never takes: P(=) 0, and the cumulative chances of
+                    // the rows around it.
+                    let Label::Number(n) = label else {
+                        return Some((0.0, 0.0, 0.0));
+                    };
+                    let below = o.rows.iter().rposition(|r| match r.label {
+                        Label::Number(m) => m < *n,
+                        Label::Name { .. } => false,
+                    });
+                    let le = below.map_or(0.0, |b| cumulative[b].1);
+                    Some((0.0, (1.0 - le).max(0.0), le))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A compare report as rows of fields (numbers as percentages when `pretty`).
+fn compare_table(c: &CompareReport, pretty: bool) -> Vec<Vec<String>> {
+    let numeric = c.numeric();
+    let outcomes = c.outcomes();
+    let cells = compare_cells(c, &outcomes);
+    let simulated = c.items.iter().any(|(_, o)| o.simulated());
+    let num = |p: f64| {
+        if pretty {
+            percent(p, if simulated { 3 } else { 2 })
+        } else {
+            p.to_string()
+        }
+    };
+    let mut header = vec!["outcome".to_owned()];
+    for (h, _) in &c.items {
+        if numeric {
+            for col in ["P(=)", "P(≥)", "P(≤)"] {
+                header.push(format!("{h} {col}"));
+            }
+        } else {
+            header.push(h.clone());
+        }
+    }
+    let mut rows = vec![header];
+    for (label, line) in outcomes.iter().zip(&cells) {
+        let mut row = vec![if pretty {
+            label.text()
+        } else {
+            label.to_json().to_string().trim_matches('"').to_owned()
+        }];
+        for cell in line {
+            match cell {
+                Some((eq, ge, le)) => {
+                    row.push(num(*eq));
+                    if numeric {
+                        row.push(num(*ge));
+                        row.push(num(*le));
+                    }
+                }
+                None => {
+                    row.push(if pretty {
+                        "-".to_owned()
+                    } else {
+                        String::new()
+                    });
+                    if numeric {
+                        row.extend([String::new(), String::new()]);
+                    }
+                }
+            }
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// The summary rows of a comparison: one row per statistic, one value per compared law.
+fn compare_summary(c: &CompareReport) -> Vec<(String, Vec<String>)> {
+    let mut names: Vec<String> = Vec::new();
+    let per: Vec<Vec<(String, String)>> = c.items.iter().map(|(_, o)| summary_lines(o)).collect();
+    for lines in &per {
+        for (k, _) in lines {
+            if !names.contains(k) {
+                names.push(k.clone());
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|k| {
+            let values = per
+                .iter()
+                .map(|lines| {
+                    lines
+                        .iter()
+                        .find(|(name, _)| *name == k)
+                        .map_or_else(|| "-".to_owned(), |(_, v)| v.clone())
+                })
+                .collect();
+            (k, values)
+        })
+        .collect()
+}
+
+fn compare_text(c: &CompareReport) -> String {
+    let mut s = String::new();
+    let first = c
+        .items
+        .first()
+        .map(|(_, o)| o.method)
+        .unwrap_or(Method::Exact);
+    let _ = writeln!(s, "{}", method_text(&c.title(), &first));
+    let numeric = c.numeric();
+    let mut table = compare_table(c, true);
+    let group = if numeric { 3 } else { 1 };
+    // The header: the group's name over its first column, the column names under it.
+    if let Some(header) = table.first_mut() {
+        for cell in header.iter_mut().skip(1) {
+            if numeric {
+                *cell = cell.rsplit(' ').next().unwrap_or("").to_owned();
+            }
+        }
+    }
+    let mut names = vec![String::new()];
+    for (h, _) in &c.items {
+        names.push(h.clone());
+        names.extend(std::iter::repeat_n(String::new(), group - 1));
+    }
+    // Summary rows: each value under its group's first column.
+    let summary = compare_summary(c);
+    let body_rows = table.len();
+    for (k, values) in &summary {
+        let mut row = vec![k.clone()];
+        for v in values {
+            row.push(v.clone());
+            row.extend(std::iter::repeat_n(String::new(), group - 1));
+        }
+        table.push(row);
+    }
+    // Align the body with the group names as an extra first row whose cells may be wider
+    // than a column: lay them out by hand over the aligned table.
+    if numeric {
+        // Outcomes right-aligned among themselves, the summary's names left-aligned.
+        let w = table[1..body_rows]
+            .iter()
+            .map(|r| r[0].chars().count())
+            .chain(["outcome".len()])
+            .max()
+            .unwrap_or(0);
+        for row in &mut table[..body_rows] {
+            row[0] = format!("{:>w$}", row[0]);
+        }
+    }
+    let text = aligned(&table, false);
+    let lines: Vec<&str> = text.lines().collect();
+    // Column starts, from the header line's layout: recompute widths.
+    let cols = table.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..cols)
+        .map(|k| {
+            table
+                .iter()
+                .filter_map(|r| r.get(k))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut name_line = String::new();
+    let mut at = 0;
+    for (k, w) in widths.iter().enumerate() {
+        if k > 0 {
+            at += 2;
+        }
+        let name = &names[k];
+        if !name.is_empty() {
+            while name_line.chars().count() < at {
+                name_line.push(' ');
+            }
+            name_line.push_str(name);
+        }
+        at += w;
+    }
+    if numeric {
+        let _ = writeln!(s, "{}", name_line.trim_end());
+    }
+    for (i, l) in lines.iter().enumerate() {
+        if i == body_rows {
+            s.push('\n');
+        }
+        let _ = writeln!(s, "{l}");
+    }
+    s
+}
+
+fn compare_markdown(c: &CompareReport) -> String {
+    let mut s = String::new();
+    let first = c
+        .items
+        .first()
+        .map(|(_, o)| o.method)
+        .unwrap_or(Method::Exact);
+    let _ = writeln!(s, "**{}**\n", md_escape(&method_text(&c.title(), &first)));
+    s.push_str(&markdown_table(&compare_table(c, true)));
+    let summary = compare_summary(c);
+    if !summary.is_empty() {
+        s.push('\n');
+        let mut rows = vec![
+            std::iter::once("statistic".to_owned())
+                .chain(c.items.iter().map(|(h, _)| h.clone()))
+                .collect::<Vec<_>>(),
+        ];
+        for (k, values) in summary {
+            rows.push(std::iter::once(k).chain(values).collect());
+        }
+        s.push_str(&markdown_table(&rows));
+    }
+    s
+}
+
+/// A sweep as rows of fields (percentages when `pretty`, full precision otherwise).
+fn sweep_table(w: &SweepReport, pretty: bool) -> Vec<Vec<String>> {
+    let simulated = matches!(w.method, Method::MonteCarlo { .. });
+    let corner = match &w.column_label {
+        Some(c) => format!("{}\\{c}", w.row_label),
+        None => w.row_label.clone(),
+    };
+    let mut rows = vec![
+        std::iter::once(corner)
+            .chain(w.columns.iter().cloned())
+            .collect(),
+    ];
+    for (r, line) in w.rows.iter().zip(&w.cells) {
+        let mut row = vec![r.clone()];
+        for cell in line {
+            row.push(match cell {
+                None if pretty => "-".to_owned(),
+                None => String::new(),
+                Some(c) if pretty && w.stat_key.starts_with("p_") => {
+                    percent(c.value, if simulated { 1 } else { 2 })
+                }
+                Some(c) if pretty => format!("{:.3}", c.value),
+                Some(c) => c.value.to_string(),
+            });
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+fn sweep_text(w: &SweepReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", method_text(&w.title(), &w.method));
+    s.push_str(&aligned(&sweep_table(w, true), false));
+    for n in &w.notes {
+        let _ = writeln!(s, "{n}");
+    }
+    s
+}
+
+fn sweep_markdown(w: &SweepReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "**{}**\n",
+        md_escape(&method_text(&w.title(), &w.method))
+    );
+    s.push_str(&markdown_table(&sweep_table(w, true)));
+    for n in &w.notes {
+        let _ = writeln!(s, "\n{}", md_escape(n));
+    }
+    s
 }
 
 /// The snake_case JSON key of an outcome name (`Very High` → `very_high`).

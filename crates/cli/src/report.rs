@@ -13,6 +13,10 @@ pub enum Report {
     Roll(RollReport),
     /// A distribution, exact or simulated.
     Odds(OddsReport),
+    /// Several distributions side by side (`dice odds 4d6kh3 3d6`, `--skill high,awesome`).
+    Compare(CompareReport),
+    /// One number over a grid of two options (`--rank 1..6 --difficulty 1..7`).
+    Sweep(SweepReport),
 }
 
 /// One roll: the lines a person reads, and the fields of the JSON object.
@@ -198,6 +202,9 @@ pub struct Summary {
     pub value: f64,
 }
 
+/// The quantiles shown: 5%, 25%, 50%, 75%, 95%.
+pub const QUANTILES: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
+
 /// A distribution to print: its rows, and for numeric outcomes its mean and standard
 /// deviation.
 #[derive(Debug)]
@@ -297,16 +304,91 @@ impl OddsReport {
         self
     }
 
-    /// The JSON object: the fields, `command`, `title`, `method`, `distribution`, `tail`,
-    /// `mean` and `std_dev` (numeric only), the summaries, and for a simulation `seed`,
-    /// `trials`, `confidence` and `standard_error`.
+    /// Each row's P(outcome ≥ it) and P(outcome ≤ it), the tail counted above the last
+    /// row (AnyDice's "at least" and "at most").
+    ///
+    /// ```text
+    /// rows 1, 2, 3 at 0.2, 0.3, 0.5 → (1.0, 0.2), (0.8, 0.5), (0.5, 1.0)
+    /// ```
+    pub fn cumulative(&self) -> Vec<(f64, f64)> {
+        let total: f64 = self.rows.iter().map(|r| r.probability).sum::<f64>() + self.tail;
+        let mut out = Vec::with_capacity(self.rows.len());
+        let mut above = total;
+        let mut below = 0.0;
+        for r in &self.rows {
+            below += r.probability;
+            out.push((above.clamp(0.0, 1.0), below.clamp(0.0, 1.0)));
+            above -= r.probability;
+        }
+        out
+    }
+
+    /// The smallest numeric outcome whose P(≤) reaches `q`, or `None` for named outcomes
+    /// or when `q` falls in the unlisted tail.
+    pub fn quantile(&self, q: f64) -> Option<i64> {
+        if !self.numeric {
+            return None;
+        }
+        let mut acc = 0.0;
+        for r in &self.rows {
+            acc += r.probability;
+            if acc >= q - 1e-12 {
+                if let Label::Number(n) = r.label {
+                    return Some(n);
+                }
+            }
+        }
+        None
+    }
+
+    /// The quantiles the text and JSON show: 5%, 25%, 50% (the median), 75%, 95%.
+    pub fn quantiles(&self) -> Vec<(f64, i64)> {
+        QUANTILES
+            .iter()
+            .filter_map(|&q| self.quantile(q).map(|x| (q, x)))
+            .collect()
+    }
+
+    /// Whether the odds were simulated.
+    pub fn simulated(&self) -> bool {
+        matches!(self.method, Method::MonteCarlo { .. })
+    }
+
+    /// A Monte Carlo run's trials, for the intervals of its headline probabilities.
+    pub fn trials(&self) -> Option<u64> {
+        match self.method {
+            Method::MonteCarlo { trials, .. } => Some(trials),
+            Method::Exact => None,
+        }
+    }
+
+    /// The JSON object: the fields, `command`, `title`, `method`, `distribution` (numeric
+    /// rows with `at_least` and `at_most`), `tail`, `mean`, `std_dev`, `median` and
+    /// `quantiles` (numeric only), the summaries, and for a simulation `seed`, `trials`,
+    /// `confidence` and `standard_error`.
     pub fn to_json(&self) -> Value {
         let mut o = self.fields.clone();
         o.insert("command".into(), json!(self.command));
         o.insert("title".into(), json!(self.title));
+        let cumulative = self.cumulative();
         o.insert(
             "distribution".into(),
-            Value::Array(self.rows.iter().map(Row::to_json).collect()),
+            Value::Array(
+                self.rows
+                    .iter()
+                    .zip(&cumulative)
+                    .map(|(r, &(ge, le))| {
+                        let mut v = r.to_json();
+                        if self.numeric {
+                            if let Value::Object(m) = &mut v {
+                                m.insert("at_least".into(), json!(ge));
+                                m.insert("at_most".into(), json!(le));
+                            }
+                        }
+                        v
+                    })
+                    .collect(),
+            ),
         );
         o.insert("tail".into(), json!(self.tail));
         if let Some(m) = self.mean {
@@ -314,6 +396,17 @@ impl OddsReport {
         }
         if let Some(s) = self.std_dev {
             o.insert("std_dev".into(), json!(s));
+        }
+        let quantiles = self.quantiles();
+        if !quantiles.is_empty() {
+            if let Some(m) = self.quantile(0.5) {
+                o.insert("median".into(), json!(m));
+            }
+            let q: Map<String, Value> = quantiles
+                .iter()
+                .map(|&(q, x)| (format!("p{:02.0}", q * 100.0), json!(x)))
+                .collect();
+            o.insert("quantiles".into(), Value::Object(q));
         }
         for s in &self.summary {
             o.insert(s.key.clone(), json!(s.value));
@@ -338,5 +431,154 @@ impl OddsReport {
             }
         }
         Value::Object(o)
+    }
+}
+
+/// Several distributions side by side: `dice odds 4d6kh3 3d6`, or a game roll with one
+/// option given a list (`--skill high,awesome`).
+#[derive(Debug)]
+pub struct CompareReport {
+    /// `odds`, `shapers-and-bots challenge`, …
+    pub command: String,
+    /// What varies from one column group to the next (`expression`, `skill`).
+    pub varies: String,
+    /// Each column group's heading and its odds.
+    pub items: Vec<(String, OddsReport)>,
+}
+
+impl CompareReport {
+    /// Whether every compared law has numeric outcomes (then each group has the P(=),
+    /// P(≥) and P(≤) columns, and the summary has means and quantiles).
+    pub fn numeric(&self) -> bool {
+        self.items.iter().all(|(_, o)| o.numeric)
+    }
+
+    /// The title line: the headings joined with ` | `.
+    pub fn title(&self) -> String {
+        let names: Vec<&str> = self.items.iter().map(|(h, _)| h.as_str()).collect();
+        format!("{}: {}", self.command, names.join(" | "))
+    }
+
+    /// Every outcome of any compared law, in order: numbers sorted, names in the order
+    /// they first appear.
+    pub fn outcomes(&self) -> Vec<Label> {
+        let mut out: Vec<Label> = Vec::new();
+        for (_, o) in &self.items {
+            for r in &o.rows {
+                if !out.contains(&r.label) {
+                    out.push(r.label.clone());
+                }
+            }
+        }
+        if self.numeric() {
+            out.sort_by_key(|l| match l {
+                Label::Number(n) => *n,
+                Label::Name { .. } => i64::MAX,
+            });
+        }
+        out
+    }
+
+    /// The JSON object: `command`, `title`, `varies`, and `compared`, one entry per column
+    /// group: `label` and that law's odds object.
+    pub fn to_json(&self) -> Value {
+        let compared: Vec<Value> = self
+            .items
+            .iter()
+            .map(|(h, o)| json!({ "label": h, "odds": o.to_json() }))
+            .collect();
+        json!({
+            "command": self.command,
+            "title": self.title(),
+            "varies": self.varies,
+            "compared": compared,
+        })
+    }
+}
+
+/// One cell of a sweep: a probability, with its interval when simulated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepCell {
+    /// The value.
+    pub value: f64,
+    /// The Monte Carlo confidence interval.
+    pub interval: Option<(f64, f64)>,
+}
+
+/// One number (P(success) by default) over a grid of one or two options given ranges.
+#[derive(Debug)]
+pub struct SweepReport {
+    /// `swimclass task`, …
+    pub command: String,
+    /// What the cells are, as text (`P(success)`, `mean`).
+    pub stat: String,
+    /// The same as a JSON key (`p_success`, `mean`).
+    pub stat_key: String,
+    /// The option the rows vary (`rank`).
+    pub row_label: String,
+    /// The option the columns vary (`difficulty`), `None` for a sweep of one option.
+    pub column_label: Option<String>,
+    /// Row headings (the option's values).
+    pub rows: Vec<String>,
+    /// Column headings (one, the stat, for a sweep of one option).
+    pub columns: Vec<String>,
+    /// `cells[row][column]`; `None` where the roll is not allowed.
+    pub cells: Vec<Vec<Option<SweepCell>>>,
+    /// Lines under the table (why a cell is empty).
+    pub notes: Vec<String>,
+    /// Exact, or the Monte Carlo run of the first cell (all share the seed and trials).
+    pub method: Method,
+}
+
+impl SweepReport {
+    /// The title line.
+    pub fn title(&self) -> String {
+        match &self.column_label {
+            Some(c) => format!(
+                "{}: {} by {} and {}",
+                self.command, self.stat, self.row_label, c
+            ),
+            None => format!("{}: {} by {}", self.command, self.stat, self.row_label),
+        }
+    }
+
+    /// The JSON object: `command`, `title`, `stat`, `row_label`, `column_label`, `rows`,
+    /// `columns`, `cells` (`null` where the roll is not allowed), `method`, and for a
+    /// simulation `intervals` (`[low, high]` per cell), `seed` and `trials`.
+    pub fn to_json(&self) -> Value {
+        let cells: Vec<Value> = self
+            .cells
+            .iter()
+            .map(|r| json!(r.iter().map(|c| c.map(|c| c.value)).collect::<Vec<_>>()))
+            .collect();
+        let mut o = json!({
+            "command": self.command,
+            "title": self.title(),
+            "stat": self.stat_key,
+            "row_label": self.row_label,
+            "column_label": self.column_label,
+            "rows": self.rows,
+            "columns": self.columns,
+            "cells": cells,
+            "notes": self.notes,
+        });
+        match self.method {
+            Method::Exact => o["method"] = json!("exact"),
+            Method::MonteCarlo { seed, trials, .. } => {
+                o["method"] = json!("monte_carlo");
+                o["seed"] = json!(seed.value);
+                o["trials"] = json!(trials);
+                o["intervals"] = json!(
+                    self.cells
+                        .iter()
+                        .map(|r| r
+                            .iter()
+                            .map(|c| c.and_then(|c| c.interval).map(|(l, h)| vec![l, h]))
+                            .collect::<Vec<_>>())
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+        o
     }
 }

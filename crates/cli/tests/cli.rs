@@ -210,10 +210,18 @@ fn monte_carlo_draws_a_progress_bar_on_stderr_when_asked() {
 
 #[test]
 fn monte_carlo_handles_what_exact_odds_refuse() {
-    let err = bad(&["odds", "5d6!kh3"]);
+    let err = bad(&["odds", "100d100*100d100"]);
     assert!(err.starts_with("error: "), "{err}");
     assert!(err.contains("--monte-carlo"), "{err}");
-    let v = json(&["odds", "5d6!kh3", "--mc", "--trials", "2000", "--seed", "1"]);
+    let v = json(&[
+        "odds",
+        "100d100*100d100",
+        "--mc",
+        "--trials",
+        "2000",
+        "--seed",
+        "1",
+    ]);
     assert_eq!(v["trials"], 2000);
 }
 
@@ -766,4 +774,331 @@ fn scratch_rps_roll_and_attack() {
         v["total"].as_i64().unwrap(),
         v["natural"].as_i64().unwrap() - 2
     );
+}
+
+// ------------------------------------------------------------------------ the workbench
+
+/// P(≥ x) and P(≤ x) of a law given as sorted (x, p) pairs, by summing.
+fn cumulative(law: &[(i64, f64)]) -> Vec<(f64, f64)> {
+    law.iter()
+        .map(|(x, _)| {
+            let ge: f64 = law.iter().filter(|(y, _)| y >= x).map(|(_, p)| p).sum();
+            let le: f64 = law.iter().filter(|(y, _)| y <= x).map(|(_, p)| p).sum();
+            (ge, le)
+        })
+        .collect()
+}
+
+/// The smallest x whose P(≤ x) reaches q.
+fn quantile(law: &[(i64, f64)], q: f64) -> i64 {
+    let mut acc = 0.0;
+    for (x, p) in law {
+        acc += p;
+        if acc >= q - 1e-12 {
+            return *x;
+        }
+    }
+    law.last().unwrap().0
+}
+
+#[test]
+fn every_format_gives_the_same_law_with_at_least_and_at_most() {
+    let law = sum_law(2, 6);
+    let cum = cumulative(&law);
+    // CSV: a header, then outcome, P(=), P(≥), P(≤) at full precision.
+    let text = ok(&["odds", "2d6", "--format", "csv"]);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("outcome,probability,at_least,at_most"));
+    for (line, ((x, p), (ge, le))) in lines.zip(law.iter().zip(&cum)) {
+        let f: Vec<f64> = line.split(',').map(|v| v.parse().unwrap()).collect();
+        assert_eq!(f[0] as i64, *x);
+        assert!(close(f[1], *p) && (f[2] - ge).abs() < 1e-12 && (f[3] - le).abs() < 1e-12);
+    }
+    // JSON: the same columns, and the median and quantiles.
+    let v = json(&["odds", "2d6"]);
+    let by_format: Value = serde_json::from_str(&ok(&["odds", "2d6", "--format", "json"])).unwrap();
+    assert_eq!(v, by_format);
+    for (row, (ge, le)) in v["distribution"].as_array().unwrap().iter().zip(&cum) {
+        assert!((row["at_least"].as_f64().unwrap() - ge).abs() < 1e-12);
+        assert!((row["at_most"].as_f64().unwrap() - le).abs() < 1e-12);
+    }
+    assert_eq!(v["median"], quantile(&law, 0.5));
+    assert_eq!(v["quantiles"]["p05"], quantile(&law, 0.05));
+    assert_eq!(v["quantiles"]["p95"], quantile(&law, 0.95));
+    // Markdown: a table row per outcome. 7: 6/36, at least 7: 21/36, at most 7: 21/36.
+    let md = ok(&["odds", "2d6", "--format", "markdown"]);
+    assert!(
+        md.contains("| 7 | 16.6667% | 58.3333% | 58.3333% |"),
+        "{md}"
+    );
+    // Text: the three columns, and the median line.
+    let text = ok(&["odds", "2d6"]);
+    let seven = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("7 "))
+        .unwrap();
+    assert_eq!(seven.matches("58.3333%").count(), 2, "{seven}");
+    let q = |x| quantile(&law, x);
+    let want = format!(
+        "median {} (quantiles: 5% {}, 25% {}, 75% {}, 95% {})",
+        q(0.5),
+        q(0.05),
+        q(0.25),
+        q(0.75),
+        q(0.95)
+    );
+    assert!(text.contains(&want), "{text}");
+    // --view at-least draws the bars of P(≥): the longest is the first row's.
+    let ge = ok(&["odds", "2d6", "--view", "at-least"]);
+    let first = ge.lines().nth(2).unwrap();
+    assert!(first.ends_with(&"█".repeat(40)), "{ge}");
+    // A roll in CSV: one header line, one line of values.
+    let roll = ok(&["roll", "2d6", "--seed", "3", "--format", "csv"]);
+    assert!(roll.starts_with("command,"), "{roll}");
+    bad(&["odds", "2d6", "--json", "--format", "csv"]);
+}
+
+#[test]
+fn several_expressions_are_compared_side_by_side() {
+    let v = json(&["odds", "3d6", "2d6"]);
+    assert_eq!(v["varies"], "expression");
+    let compared = v["compared"].as_array().unwrap();
+    assert_eq!(compared.len(), 2);
+    for (item, n) in compared.iter().zip([3, 2]) {
+        let got = rows(&item["odds"]);
+        let want = sum_law(n, 6);
+        assert_eq!(got.len(), want.len());
+        for ((o, p), (x, q)) in got.iter().zip(&want) {
+            assert_eq!(o.as_i64(), Some(*x));
+            assert!(close(*p, *q));
+        }
+    }
+    let text = ok(&["odds", "3d6", "2d6"]);
+    assert!(text.starts_with("odds: 3d6 | 2d6: exact odds"), "{text}");
+    assert!(text.contains("mean"), "{text}");
+    // One expression written in words still reads as one.
+    assert_eq!(json(&["odds", "1d20", "+", "5"])["expression"], "1d20+5");
+    // Columns in CSV: one P(=), P(≥), P(≤) per expression.
+    let csv = ok(&["odds", "1d4", "1d6", "--format", "csv"]);
+    assert_eq!(csv.lines().next().unwrap().split(',').count(), 7, "{csv}");
+    assert_eq!(csv.lines().count(), 1 + 6);
+}
+
+#[test]
+fn game_option_lists_compare_and_ranges_sweep() {
+    // P(success) of a Swimclass task (progress 1) = P(at least one of n d6 ≥ d).
+    let p = |n: i32, d: i32| 1.0 - (f64::from(d - 1) / 6.0).powi(n);
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1..3",
+        "--difficulty",
+        "4,5",
+        "--odds",
+    ]);
+    assert_eq!(v["stat"], "p_success");
+    assert_eq!(v["rows"], serde_json::json!(["1", "2", "3"]));
+    assert_eq!(v["columns"], serde_json::json!(["4", "5"]));
+    for (i, n) in (1..=3).enumerate() {
+        for (j, d) in [4, 5].into_iter().enumerate() {
+            let got = v["cells"][i][j].as_f64().unwrap();
+            assert!(
+                (got - p(n, d)).abs() < 1e-12,
+                "rank {n} difficulty {d}: {got}"
+            );
+        }
+    }
+    let csv = ok(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1..2",
+        "--difficulty",
+        "4",
+        "--odds",
+        "--format",
+        "csv",
+    ]);
+    assert!(csv.starts_with("rank,P(success)\n1,0.5\n"), "{csv}");
+    // --stat picks another number: P(2 or more successes) of 2d6 at 4 is 1/4.
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "2..3",
+        "--difficulty",
+        "4",
+        "--odds",
+        "--stat",
+        ">=2",
+    ]);
+    assert!(
+        (v["cells"][0][0].as_f64().unwrap() - 0.25).abs() < 1e-12,
+        "{v}"
+    );
+    // A list of one option compares the laws.
+    let v = json(&[
+        "shapers-and-bots",
+        "challenge",
+        "--skill",
+        "high,average",
+        "--task",
+        "high",
+        "--odds",
+    ]);
+    let labels: Vec<&str> = v["compared"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["skill=high", "skill=average"]);
+    // A list needs odds; more than two options may not vary.
+    bad(&["swimclass", "task", "--rank", "1,2", "--difficulty", "4"]);
+    bad(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1..2",
+        "--difficulty",
+        "4,5",
+        "--aid",
+        "0,1",
+        "--odds",
+    ]);
+}
+
+/// A file in the temporary folder, unique to this test process.
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("dice-cli-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn plots_are_svg_charts() {
+    let bars = temp("bars.svg");
+    let path = bars.to_str().unwrap();
+    ok(&["odds", "2d6", "--plot", path]);
+    let svg = std::fs::read_to_string(&bars).unwrap();
+    assert!(svg.starts_with("<svg "), "{svg}");
+    // One bar per outcome, each titled with its chance.
+    assert_eq!(svg.matches("<title>").count(), 11);
+    assert!(svg.contains("<title>7: 16.6667%</title>"), "{svg}");
+    let heat = temp("heat.svg");
+    ok(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1..3",
+        "--difficulty",
+        "3..5",
+        "--odds",
+        "--plot",
+        heat.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(&heat).unwrap();
+    assert_eq!(svg.matches("<title>rank").count(), 9);
+    assert!(svg.contains("linearGradient"));
+    let _ = std::fs::remove_file(&bars);
+    let _ = std::fs::remove_file(&heat);
+    bad(&["roll", "2d6", "--plot", path]);
+    bad(&["odds", "2d6", "--plot", "chart.png"]);
+}
+
+#[test]
+fn every_game_roll_can_be_simulated() {
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "3",
+        "--difficulty",
+        "4",
+        "--mc",
+        "--trials",
+        "4000",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(v["method"], "monte_carlo");
+    let counted: u64 = v["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 4000);
+    let exact = 1.0 - 0.5f64.powi(3);
+    let se = (exact * (1.0 - exact) / 4000.0).sqrt();
+    assert!((v["p_success"].as_f64().unwrap() - exact).abs() < 5.0 * se);
+    for args in [
+        &["shapers-and-bots", "fluke", "--task", "low"][..],
+        &[
+            "shapers-percentile",
+            "test",
+            "--attribute",
+            "5",
+            "--aptitude",
+            "5",
+        ],
+        &["scratch-rps", "roll", "--difficulty", "11"],
+        &["robots-and-rapiers", "save", "--tn", "5"],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--mc", "--trials", "500", "--seed", "2"]);
+        assert_eq!(json(&a)["method"], "monte_carlo", "{a:?}");
+    }
+}
+
+#[test]
+fn shards_merged_equal_the_single_run_bit_for_bit() {
+    for base in [
+        &["odds", "3d6", "--mc", "--trials", "30000", "--seed", "5"][..],
+        &[
+            "swimclass",
+            "task",
+            "--rank",
+            "1..2",
+            "--difficulty",
+            "4",
+            "--mc",
+            "--trials",
+            "3000",
+            "--seed",
+            "2",
+        ],
+    ] {
+        let single = ok(&[base, &["--json"]].concat());
+        let mut files = Vec::new();
+        for i in 1..=3 {
+            let shard = format!("{i}/3");
+            let out = ok(&[base, &["--shard", &shard]].concat());
+            let f = temp(&format!("shard-{i}.json"));
+            std::fs::write(&f, out).unwrap();
+            files.push(f);
+        }
+        let names: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+        let merged = ok(&[&["merge"][..], &names, &["--json"]].concat());
+        assert_eq!(merged, single, "{base:?}");
+        // A shard missing, or given twice, is refused.
+        bad(&["merge", names[0], names[1]]);
+        bad(&["merge", names[0], names[0], names[2]]);
+        for f in &files {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+    // Shards need a seed, and a Monte Carlo run.
+    bad(&["odds", "3d6", "--mc", "--shard", "1/2"]);
+    bad(&["odds", "3d6", "--seed", "1", "--shard", "1/2"]);
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_definition() {
+    let bash = ok(&["completions", "bash"]);
+    assert!(
+        bash.contains("swimclass") && bash.contains("--monte-carlo"),
+        "{bash}"
+    );
+    let man = ok(&["manpage"]);
+    assert!(man.contains(".TH dice"), "{man}");
 }

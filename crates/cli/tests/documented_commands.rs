@@ -109,10 +109,19 @@ fn run(command: &str) -> (Option<i32>, String, Vec<String>) {
         .env_remove("DICE_PROGRESS")
         .output()
         .expect("bash runs");
-    let files: Vec<String> = root_listing().difference(&before).cloned().collect();
+    let mut files: Vec<String> = root_listing().difference(&before).cloned().collect();
     for f in &files {
         let _ = std::fs::remove_file(root().join(f));
     }
+    // A chart asked for with `--plot FILE` is meant to be written (and is removed above).
+    let plotted: Vec<&str> = command
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .filter(|w| w[0] == "--plot")
+        .map(|w| w[1])
+        .collect();
+    files.retain(|f| !plotted.contains(&f.as_str()));
     let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&out.stderr));
     (out.status.code(), text, files)

@@ -21,7 +21,7 @@
 //! |---|---|
 //! | run N trials, or until a precision, with progress and cancel | [`Simulation`] |
 //! | per-outcome estimates, intervals, mean and standard error | [`Estimates`], [`Estimate`] |
-//! | split a run across processes or machines | [`Simulation::run_chunks`], [`Histogram::merge`] |
+//! | split a run across processes or machines | [`shard_range`], [`Simulation::run_chunks`], [`Histogram::merge`] |
 //! | compare with an exact law | [`compare`], [`check_against_exact`], [`Agreement`] |
 //! | odds tables over a parameter grid (Markdown, CSV, serde) | [`OddsTable`], [`probability`] |
 //! | sample a known law with one draw | [`AliasSampler`] |
@@ -57,6 +57,7 @@ pub use histogram::{Estimate, Estimates, Histogram, MAX_DISTINCT};
 pub use process::{Ended, FnProcess, Process, Rounds, RunToEnd, process_fn};
 pub use run::{
     DEFAULT_CHUNK_SIZE, DEFAULT_CONFIDENCE, MAX_TRIALS, Progress, Simulation, chunk_rng,
+    shard_range,
 };
 pub use sampler::AliasSampler;
 pub use stats::{chi_square_p_value, normal_quantile, wilson_interval};

@@ -48,6 +48,40 @@ pub fn chunk_rng(seed: u64, chunk: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(chunk)))
 }
 
+/// The chunks of shard `index` (from 0) when `chunks` chunks are cut into `count` shards
+/// as evenly as can be: the first `chunks % count` shards get one chunk more. The shards'
+/// ranges are disjoint and cover `0..chunks` in order, so running each with
+/// [`Simulation::run_chunks`] (anywhere: other processes, other machines) and merging the
+/// histograms gives exactly the histogram of one run. A shard may be empty when there are
+/// more shards than chunks.
+///
+/// ```
+/// use dice_core::Die;
+/// use dice_sim::{Histogram, Simulation, shard_range};
+///
+/// assert_eq!(shard_range(10, 0, 3), 0..4);
+/// assert_eq!(shard_range(10, 1, 3), 4..7);
+/// assert_eq!(shard_range(10, 2, 3), 7..10);
+///
+/// let sim = Simulation::new(11, 100_000)?.chunk_size(4_096)?;
+/// let mut merged = Histogram::new();
+/// for i in 0..4 {
+///     merged.merge(&sim.run_chunks(&Die::D6, shard_range(sim.chunks(), i, 4)));
+/// }
+/// assert_eq!(&merged, sim.run(&Die::D6).histogram());
+/// # Ok::<(), dice_sim::SimError>(())
+/// ```
+pub fn shard_range(chunks: u64, index: u64, count: u64) -> Range<u64> {
+    if count == 0 || index >= count {
+        return chunks..chunks;
+    }
+    let base = chunks / count;
+    let extra = chunks % count;
+    let start = index * base + index.min(extra);
+    let len = base + u64::from(index < extra);
+    start..start + len
+}
+
 /// A Monte Carlo run: a seed, a number of trials, and how to report.
 ///
 /// The trials are cut into chunks of a fixed size; chunk `i` rolls with [`chunk_rng`]`(seed,

@@ -2,18 +2,15 @@
 //! into its own encounter (an [`Encounter`] of its crate) and hands it here with a way to
 //! describe a state; this module plays it, gives its exact odds or estimates them.
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use dice_core::{Encounter, EncounterLimits, Ending, PlayOut, end_law, play};
-use dice_sim::Simulation;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::Ctx;
 use crate::error::CliError;
-use crate::expr::{CONFIDENCE, DEFAULT_TRIALS, MAX_TRIALS, chunk_size};
-use crate::progress::ProgressBar;
+use crate::expr::{DEFAULT_TRIALS, MAX_TRIALS};
 use crate::report::{Interval, Label, Method, OddsReport, Report, RollReport, Row};
 
 /// The most rounds a played or simulated fight runs before it is called off.
@@ -93,7 +90,13 @@ pub fn run<E>(
 ) -> Result<Report, CliError>
 where
     E: Encounter + Sync,
-    E::End: std::fmt::Debug + std::fmt::Display + std::hash::Hash + Send + 'static,
+    E::End: std::fmt::Debug
+        + std::fmt::Display
+        + std::hash::Hash
+        + Send
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + 'static,
 {
     if args.odds {
         return exact(command, title, &encounter, &end);
@@ -181,23 +184,17 @@ fn monte_carlo<E>(
 ) -> Result<Report, CliError>
 where
     E: Encounter + Sync,
-    E::End: std::fmt::Debug + std::fmt::Display + std::hash::Hash + Send + 'static,
+    E::End: std::fmt::Debug
+        + std::fmt::Display
+        + std::hash::Hash
+        + Send
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + 'static,
 {
     let seed = ctx.seed();
     let run = PlayOut::new(encounter, MAX_ROUNDS)?;
-    let sim = Simulation::new(seed.value, trials)?
-        .chunk_size(chunk_size(trials))?
-        .confidence(CONFIDENCE)?;
-    let mut bar = ProgressBar::new();
-    let est = sim.run_with_progress(&run, |p| {
-        bar.update(p.done, p.total);
-        if crate::progress::interrupted() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish();
+    let est = crate::mc::simulate(&run, trials, seed, ctx)?;
     let mut report = OddsReport::new(command, title.to_owned());
     report.rows = est
         .estimates()

@@ -5,8 +5,9 @@
 //! pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError>
 //! ```
 //!
-//! `run` rolls (with `ctx.seed().rng()`, reporting the seed) unless the roll's `--odds`
-//! flag ([`OddsFlag`]) asks for the exact distribution; it returns a [`Report`] and the
+//! `run` rolls (with `ctx.seed().rng()`, reporting the seed) unless the roll's `--odds` or
+//! `--monte-carlo` flag ([`OddsFlag`]) asks for the odds (`a.odds.law(&mechanic, ctx)`, then
+//! `law.decorate(report)`); it returns a [`Report`] and the
 //! shared machinery prints it as text or JSON. Errors from the game crate convert into
 //! [`CliError::BadInput`] (exit code 2) through `From` impls in `crate::error`.
 //!
@@ -106,13 +107,7 @@ impl RuleFlags {
     }
 }
 
-/// `--odds`: the exact distribution instead of a roll. Flattened into every game roll.
-#[derive(Clone, Copy, Debug, Default, clap::Args)]
-pub struct OddsFlag {
-    /// Show the exact odds of every outcome instead of rolling.
-    #[arg(long)]
-    pub odds: bool,
-}
+pub use crate::mc::OddsFlag;
 
 /// The faces of a record, as `u8` for the games' pure forms (d6 and d100 faces fit).
 pub fn faces_u8(record: &RollRecord) -> Vec<u8> {

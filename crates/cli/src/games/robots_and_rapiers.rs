@@ -1,7 +1,6 @@
 //! `dice robots-and-rapiers`: the Test and the Saving Throw of *Robots & Rapiers* (crate
 //! dice-robots-and-rapiers), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
-use dice_core::Exact;
 use dice_robots_and_rapiers::{
     AttributeLoss, Duel, Opposition, Rules, SaveOutcome, SavingThrow, Scene, Test, TestResult,
     Victory, is_success,
@@ -223,13 +222,14 @@ fn test(a: TestArgs, ctx: &Ctx) -> Result<Report, CliError> {
         o.insert("difficulty".into(), json!(a.difficulty));
         o.insert("opposing".into(), opposing.clone());
     };
-    if a.odds.odds {
-        let law = t.distribution()?;
-        let mut o = OddsReport::new(cmd, &title)
+    if a.odds.wanted() {
+        let run = a.odds.law(&t, ctx)?;
+        let law = &run.dist;
+        let mut o = run
+            .decorate(OddsReport::new(cmd, &title).numeric(law))
             .note(
                 "outcome: net successes (yours − opposing left after its Difficulty − Difficulty)",
             )
-            .numeric(&law)
             .summary(
                 "p_accomplished",
                 "accomplished, net 1 or more",
@@ -330,10 +330,11 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         o.insert("tn".into(), json!(s.tn()));
         o.insert("current".into(), json!(a.current));
     };
-    if a.odds.odds {
-        let law = s.distribution()?;
+    if a.odds.wanted() {
+        let run = a.odds.law(&s, ctx)?;
+        let law = &run.dist;
         let mut o = OddsReport::new(cmd, &title)
-            .named(&law, |o, p| {
+            .named(law, |o, p| {
                 let mut row = Row::new(label_of(o), p)
                     .with("successes", o.successes())
                     .with("failed_dice", o.failed_dice())
@@ -357,7 +358,8 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
                 law.probability(&SaveOutcome::TotalFailure),
             );
         let expected = s.expected_loss(rules)?;
-        o = o
+        o = run
+            .decorate(o)
             .footnote(format!("expected attribute loss {expected:.4}"))
             .field("expected_loss", expected);
         if let Some(c) = a.current {

@@ -1,7 +1,6 @@
 //! `dice scratch-rps`: the d20 roll and the attack of *Scratch RPS* (crate dice-scratch-rps),
 //! under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
-use dice_core::Exact;
 use dice_scratch_rps::roll::D20;
 use dice_scratch_rps::{
     Ability, Attack, AttackKind, D20Roll, FightEnd, Health, Outcome, Rules, Scene,
@@ -211,14 +210,19 @@ fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         "difficulty": a.difficulty,
         "modifier": a.modifier,
     });
-    if a.odds.odds {
-        let dist = roll.distribution()?;
-        let mut o = OddsReport::new(cmd, title)
-            .named(&dist, |o, p| Row::new(label_of(o), p))
+    if a.odds.wanted() {
+        let law = a.odds.law(&roll, ctx)?;
+        let dist = &law.dist;
+        let mut o = law
+            .decorate(OddsReport::new(cmd, title).named(dist, |o, p| Row::new(label_of(o), p)))
             .summary(
                 "p_success",
                 "success, automatic or not",
-                roll.success_chance(),
+                if law.run.is_some() {
+                    dist.probability_where(|o| o.is_success())
+                } else {
+                    roll.success_chance()
+                },
             )
             .field("roll", inputs);
         if !roll.is_rolled() {
@@ -282,16 +286,27 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         "modifier": a.modifier,
         "injured": a.injured,
     });
-    if a.odds.odds {
-        let dist = attack.distribution()?;
-        let o = OddsReport::new(cmd, title)
-            .named(&dist, |r, p| {
+    if a.odds.wanted() {
+        let law = a.odds.law(&attack, ctx)?;
+        let dist = &law.dist;
+        let (expected, p_hit) = if law.run.is_some() {
+            (
+                dist.iter()
+                    .map(|(r, p)| f64::from(r.damage) * p)
+                    .sum::<f64>(),
+                dist.probability_where(|r| r.outcome.is_success()),
+            )
+        } else {
+            (attack.expected_damage(), attack.hit_chance())
+        };
+        let o = law
+            .decorate(OddsReport::new(cmd, title).named(dist, |r, p| {
                 Row::new(Label::named(&outcome_key(r.outcome), r.to_string()), p)
                     .with("damage", r.damage)
-            })
-            .summary("p_hit", "hit, automatic or not", attack.hit_chance())
-            .footnote(format!("expected damage {:.4}", attack.expected_damage()))
-            .field("expected_damage", attack.expected_damage())
+            }))
+            .summary("p_hit", "hit, automatic or not", p_hit)
+            .footnote(format!("expected damage {expected:.4}"))
+            .field("expected_damage", expected)
             .field("attack", inputs);
         return Ok(Report::Odds(o));
     }

@@ -1,7 +1,7 @@
 //! `dice shapers-and-bots`: the challenge roll, the fluke, damage and whole fights of *Shapers and Bots*
 //! (crate dice-shapers-and-bots), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
-use dice_core::{Exact, RollDetailed};
+use dice_core::RollDetailed;
 use dice_shapers_and_bots::{
     Attempt, ChallengeOutcome, Damage, Error, Fluke, Level, Rating, Rules, Scene, Stakes, Victory,
     WeaponClass,
@@ -167,10 +167,13 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Fluke(a) => {
             let fluke = Fluke::new(a.task, &rules)?;
             let cmd = "shapers-and-bots fluke";
-            if a.odds.odds {
+            if a.odds.wanted() {
+                let law = a.odds.law(&fluke, ctx)?;
                 Ok(Report::Odds(
-                    outcome_odds(cmd, fluke.to_string(), &fluke.distribution()?)
-                        .field("task", level_key(a.task)),
+                    law.decorate(
+                        outcome_odds(cmd, fluke.to_string(), &law.dist)
+                            .field("task", level_key(a.task)),
+                    ),
                 ))
             } else {
                 let r = roll_fluke(cmd, &fluke, ctx)?;
@@ -234,8 +237,9 @@ fn challenge(a: ChallengeArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliEr
         Attempt::Challenge(c) => c.to_string(),
         Attempt::Fluke(f) => format!("no rating: {f}"),
     };
-    let report = if a.odds.odds {
-        let mut o = outcome_odds(cmd, title, &attempt.distribution()?);
+    let report = if a.odds.wanted() {
+        let law = a.odds.law(&attempt, ctx)?;
+        let mut o = law.decorate(outcome_odds(cmd, title, &law.dist));
         if let Attempt::AutomaticSuccess = attempt {
             o = o.note(AUTO_NOTE);
         }
@@ -333,8 +337,9 @@ fn damage(a: DamageArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         Weapon::Large => "large",
         Weapon::ReallyPowerful => "really_powerful",
     };
-    if a.odds.odds {
-        let o = OddsReport::new(cmd, title).numeric(&dmg.distribution()?);
+    if a.odds.wanted() {
+        let law = a.odds.law(&dmg, ctx)?;
+        let o = law.decorate(OddsReport::new(cmd, title).numeric(&law.dist));
         return Ok(Report::Odds(
             o.field("weapon", weapon).field("armored", a.armored),
         ));

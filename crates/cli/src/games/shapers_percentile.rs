@@ -1,7 +1,7 @@
 //! `dice shapers-percentile`: the d100 test and the attack of the *Shapers* combat chapter
 //! (crate dice-shapers-percentile), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
-use dice_core::{Exact, Roll};
+use dice_core::Roll;
 use dice_shapers_percentile::{
     Attack, AttackKind, AttackOutcome, Defence, Fight, Rules, Scene, Test, TestResult,
 };
@@ -54,22 +54,28 @@ the attacker's margin). A hit does +1 damage per 10 points of the (net) margin."
     #[command(
         long_about = "A whole fight: the scene file (TOML, or JSON by extension) lists the \
 combatants in the chapter's terms: name, side, Health, Physical Agility, Mental Agility, \
-Physical Strength, Physical Fortitude, Dodge, Size, armour by hit location and one weapon \
-(melee, thrown or ranged, with its Aptitude, damage and standing modifier); \
-passive_defence = true plays the optional passive defence.\n\n\
+Physical Strength, Physical Fortitude, Dodge, Size, armour by hit location, one weapon \
+(melee, thrown or ranged, with its Aptitude, damage, standing modifier, and a listed range or \
+a reach), where they stand (metres along one line), how far they walk, run and sprint in a \
+round, and the cover where they start; passive_defence = true plays the optional passive \
+defence.\n\n\
 In the first round everyone rolls Initiative (d10 + Physical Agility + Mental Agility, \
 highest first, ties rolled off); the Turn Order then holds. On their turn each combatant still \
-standing makes one attack: Physical Agility + Aptitude against TN 50 with the modifiers \
-(outnumbering in melee, difference in Size), met by the defender's roll (the better of Dodge \
-and the Melee Aptitude where allowed; no roll against a shot they cannot see coming). A hit \
-rolls its location and does weapon damage + Strength (or Agility for shots) + 1 per 10 points \
-of success, less the armour there and Physical Fortitude; losing a melee exchange by 30 or more \
-lets the defender counter-attack. At Health 0 a combatant is out of the fight; the fight ends \
-when one side alone has anyone standing. Melee fighters reach the enemy's shooters only once \
-no melee fighter of their side is left standing.\n\n\
-By default each combatant attacks the enemy within reach with the least Health. Plays with \
---seed; --odds gives the exact chance of each side winning; --monte-carlo estimates it by \
-playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal Damage).",
+standing attacks (a melee fighter first walking up to a foe within walking distance + 2 m), \
+charges (at most running speed, ending within 2 m, one attack at +10; only when in melee with \
+nobody), walks, runs or sprints toward a foe, spends the round aiming (+10 to the next shot), \
+or holds. An attack is Physical Agility + Aptitude against TN 50 with the modifiers \
+(outnumbering among those within reach, difference in Size in melee; for a shot the range \
+band of the distance, the target's cover while they stay where they started), met by the \
+defender's roll (the better of Dodge and the Melee Aptitude where allowed; no roll against a \
+shot they cannot see coming). A hit rolls its location and does weapon damage + Strength (or \
+Agility for shots) + 1 per 10 points of success, less the armour there and Physical Fortitude; \
+losing a melee exchange by 30 or more lets the defender counter-attack. At Health 0 a \
+combatant is out of the fight; the fight ends when one side alone has anyone standing.\n\n\
+By default each combatant strikes the foe with the least Health among those they can attack \
+this turn (charging rather than walking up), and otherwise runs at the nearest foe. Plays \
+with --seed; --odds gives the exact chance of each side winning; --monte-carlo estimates it \
+by playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal Damage).",
         after_help = "Examples:\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --seed 1\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --odds\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --monte-carlo --trials 20000"
     )]
     Fight(super::fight::FightArgs),
@@ -215,13 +221,21 @@ fn test(a: TestArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let cmd = "shapers-percentile test";
     let t = make_test(&a.terms, rules)?;
     let title = format!("test {t}");
-    if a.odds.odds {
-        let dist = t.distribution()?;
-        let o = OddsReport::new(cmd, title)
-            .named(&dist.map(|r| r.is_success()), |&ok, p| {
+    if a.odds.wanted() {
+        let law = a.odds.law(&t, ctx)?.map(TestResult::is_success);
+        let o = law
+            .decorate(OddsReport::new(cmd, title).named(&law.dist, |&ok, p| {
                 Row::new(Label::key(if ok { "success" } else { "failure" }), p)
-            })
-            .summary("p_success", "success", t.success_probability())
+            }))
+            .summary(
+                "p_success",
+                "success",
+                if law.run.is_some() {
+                    law.dist.probability(&true)
+                } else {
+                    t.success_probability()
+                },
+            )
             .field("test", terms_json(&t));
         return Ok(Report::Odds(o));
     }
@@ -280,20 +294,21 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         Kind::Thrown => "thrown",
         Kind::Ranged => "ranged",
     };
-    if a.odds.odds {
-        let dist = attack.distribution()?;
+    if a.odds.wanted() {
+        let law = a.odds.law(&attack, ctx)?;
+        let dist = &law.dist;
         let p_hit = dist.probability_where(AttackOutcome::is_hit);
         let p_counter =
             dist.probability_where(|o| matches!(o, AttackOutcome::CounterAttack { .. }));
-        let mut o = OddsReport::new(cmd, title)
-            .named(&dist, |o, p| {
+        let mut o = law
+            .decorate(OddsReport::new(cmd, title).named(dist, |o, p| {
                 let (label, bonus) = outcome_label(o);
                 let row = Row::new(label, p);
                 match bonus {
                     Some(b) => row.with("bonus", b),
                     None => row,
                 }
-            })
+            }))
             .summary("p_hit", "hit", p_hit);
         if p_counter > 0.0 {
             o = o.summary("p_counter_attack", "counter-attack", p_counter);

@@ -1,7 +1,7 @@
 //! `dice swimclass`: the task roll and the combat attack of *Project Swimclass* (crate
 //! dice-swimclass), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
-use dice_core::{DieRoll, Dist, Exact, Source};
+use dice_core::{DieRoll, Dist, Source};
 use dice_swimclass::encounter::{Fight, Scene};
 use dice_swimclass::{
     Bonus, NO_THRESHOLD, OpposedRoll, ProgressStatus, Rules, SkillDice, Task, TaskProgress,
@@ -72,14 +72,16 @@ criticals and may advance their skill: the defense fails when a hit gets through
         long_about = "A whole fight, played round by round from a scene file (TOML, or JSON \
 by extension) that lists the combatants: each one's name, side, skill ranks, attack and \
 defense skills with their implements (a catalogue name such as \"Great Sword\", or a bonus), \
-and optionally a range, a reserve skill, a stun range and a stance.\n\n\
+and optionally a range, a reserve skill, a stun range, a heal range and a stance.\n\n\
 Before the first round everyone rolls initiative (the skill standing for Agility, Finesse by \
 default): the highest die goes first, the second die breaks ties, further ties re-roll. On its \
 turn a standing combatant attacks a standing foe (attack dice against defense dice, die \
-against die, 1 damage per hit through), stuns one (Death magic), or holds a skill in reserve \
-to add to its defense until its next turn. HP is the defense skill's rank + 1; at 0 a \
-combatant is down, below 0 it rolls each turn to stabilize. The fight ends when one side alone \
-has combatants standing.\n\n\
+against die, 1 damage per hit through), stuns one (Death magic), heals one damage of its side \
+or stabilizes a dying ally (Life magic), or holds a skill in reserve to add to its defense \
+until its next turn. HP is the defense skill's rank + 1; at 0 a combatant is down, below 0 it \
+rolls each turn to stabilize. The fight ends when one side alone has combatants standing. \
+Ranks stay as the fight began; --rule advance_mid_fight=true raises a skill the moment a roll \
+earns it (its exact odds then need a ceiling, --rule max_rank=N).\n\n\
 By default every combatant attacks the standing foe with the fewest HP. Plays with --seed; \
 --odds gives the exact chance of each side winning; --monte-carlo estimates it by playing \
 many fights.",
@@ -347,13 +349,14 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         o.insert("aid".into(), json!(a.aid));
         o.insert("implements".into(), implements_json(&a.implement));
     };
-    if a.odds.odds {
-        let law = roll.distribution()?;
-        let successes = roll.progress().distribution()?;
+    if a.odds.wanted() {
+        let run = a.odds.law(&roll, ctx)?;
+        let successes = run.map(|o| o.successes);
+        let law = run.dist;
         let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
-        let mut o = OddsReport::new(cmd, title)
+        let mut o = successes
+            .decorate(OddsReport::new(cmd, title).numeric(&successes.dist))
             .note("outcome: successes (the progress one roll adds)")
-            .numeric(&successes)
             .summary("p_success", "success", c.success)
             .summary("p_advance", "the skill advances", c.advance)
             .summary("p_critical", "at least one critical", c.critical);
@@ -452,13 +455,14 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
             implements_json(&a.defense_implement),
         );
     };
-    if a.odds.odds {
-        let law = roll.distribution()?;
-        let hits = roll.hits().distribution()?;
+    if a.odds.wanted() {
+        let run = a.odds.law(&roll, ctx)?;
+        let hits = run.map(|o| o.hits);
+        let law = run.dist;
         let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
-        let mut o = OddsReport::new(cmd, title)
+        let mut o = hits
+            .decorate(OddsReport::new(cmd, title).numeric(&hits.dist))
             .note("outcome: hits through (1 damage each)")
-            .numeric(&hits)
             .summary("p_hit", "at least one hit through", c.success)
             .summary("p_advance", "the attack skill advances", c.advance)
             .summary("p_critical", "at least one critical", c.critical);

@@ -1,0 +1,770 @@
+//! `--plot FILE`: the report as an SVG chart. Bars for one law (with the Monte Carlo
+//! intervals as error bars), grouped bars or lines for several, a heatmap for a sweep over
+//! two options (a line over one), and the distribution of rounds of a fight.
+//!
+//! The SVG is written by hand rather than with a plotting crate: the four charts take a few
+//! hundred lines, need no dependency (plotters' SVG backend, without a font library, only
+//! guesses text widths too, and its PNG backend needs a font file), and the output is the
+//! same byte for byte on every machine, so the pictures in docs/images can be checked by
+//! the documented-commands test like any other output. Text is left to the viewer's
+//! sans-serif font.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::error::CliError;
+use crate::render::View;
+use crate::report::{CompareReport, Label, Method, OddsReport, Report, SweepReport};
+
+/// Width and height of a chart, in pixels.
+const WIDTH: f64 = 820.0;
+const HEIGHT: f64 = 480.0;
+/// Room for the axes' labels and the title.
+const LEFT: f64 = 80.0;
+const TOP: f64 = 50.0;
+const BOTTOM: f64 = 70.0;
+const RIGHT: f64 = 30.0;
+/// Room on the right for a legend or a colour bar.
+const LEGEND: f64 = 170.0;
+
+/// Colours of the series (Tableau 10).
+const PALETTE: [&str; 10] = [
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac",
+];
+
+/// Writes the chart of `report` to `path` (SVG).
+///
+/// # Errors
+/// [`CliError::BadInput`] for a file name that does not end in `.svg` or a roll (nothing to
+/// chart); [`CliError::Failure`] when the file cannot be written.
+pub fn write(path: &std::path::Path, report: &Report, view: View) -> Result<(), CliError> {
+    let svg_ext = path
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("svg"));
+    if !svg_ext {
+        return Err(CliError::bad_input(format_args!(
+            "--plot writes SVG: name the file something.svg, not {}",
+            path.display()
+        )));
+    }
+    let svg = svg(report, view)?;
+    std::fs::write(path, svg)
+        .map_err(|e| CliError::Failure(format!("cannot write the plot {}: {e}", path.display())))
+}
+
+/// The chart of `report` as an SVG document.
+///
+/// # Errors
+/// [`CliError::BadInput`] for a roll: it has no odds to chart.
+pub fn svg(report: &Report, view: View) -> Result<String, CliError> {
+    match report {
+        Report::Roll(_) => Err(CliError::bad_input(
+            "--plot charts odds: add --odds (or --monte-carlo) to the roll",
+        )),
+        Report::Odds(o) => Ok(match fight_rounds(o) {
+            Some(rounds) => rounds_chart(o, &rounds),
+            None => odds_chart(o, view),
+        }),
+        Report::Compare(c) => Ok(compare_chart(c, view)),
+        Report::Sweep(s) => Ok(if s.column_label.is_some() {
+            heatmap(s)
+        } else {
+            sweep_line(s)
+        }),
+    }
+}
+
+/// Text safe in SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A round tick step for an axis reaching `max`: 1, 2, 2.5 or 5 times a power of ten,
+/// about five ticks.
+fn tick_step(max: f64) -> f64 {
+    if max <= 0.0 || !max.is_finite() {
+        return 1.0;
+    }
+    let raw = max / 5.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let unit = raw / magnitude;
+    let unit = unit - 1e-9;
+    let nice = if unit <= 1.0 {
+        1.0
+    } else if unit <= 2.0 {
+        2.0
+    } else if unit <= 2.5 {
+        2.5
+    } else if unit <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * magnitude
+}
+
+/// `12.5%` for a tick of a probability axis with step `step`.
+fn percent_tick(v: f64, step: f64) -> String {
+    let decimals = if step * 100.0 >= 1.0 {
+        if (step * 100.0).fract().abs() > 1e-9 {
+            1
+        } else {
+            0
+        }
+    } else {
+        (-(step * 100.0).log10().floor()) as usize + 1
+    };
+    format!("{:.*}%", decimals, v * 100.0)
+}
+
+/// An SVG document being drawn: the frame, the axes and the title.
+struct Chart {
+    svg: String,
+    /// The plot area: left, top, width, height.
+    x0: f64,
+    y0: f64,
+    w: f64,
+    h: f64,
+    /// The value at the top of the y axis.
+    y_max: f64,
+}
+
+impl Chart {
+    /// A chart with its title, an x-axis label and a y axis from 0 to `y_max` (rounded up
+    /// to a tick); `legend` leaves room on the right.
+    fn new(
+        title: &str,
+        x_label: &str,
+        y_label: &str,
+        y_max: f64,
+        percent: bool,
+        legend: bool,
+    ) -> Chart {
+        let step = tick_step(y_max);
+        let y_max = ((y_max / step).ceil() * step).max(step);
+        let right = if legend { LEGEND } else { RIGHT };
+        let mut c = Chart {
+            svg: String::new(),
+            x0: LEFT,
+            y0: TOP,
+            w: WIDTH - LEFT - right,
+            h: HEIGHT - TOP - BOTTOM,
+            y_max,
+        };
+        let _ = writeln!(
+            c.svg,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
+        );
+        let _ = writeln!(c.svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        let _ = writeln!(
+            c.svg,
+            r#"<text x="{}" y="28" font-size="17" text-anchor="middle" font-weight="bold">{}</text>"#,
+            WIDTH / 2.0,
+            esc(title)
+        );
+        // Grid lines and y ticks.
+        let mut v = 0.0;
+        while v <= y_max + step * 1e-9 {
+            let y = c.y(v);
+            let _ = writeln!(
+                c.svg,
+                r##"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#dddddd"/>"##,
+                c.x0,
+                c.x0 + c.w
+            );
+            let label = if percent {
+                percent_tick(v, step)
+            } else {
+                format!("{}", (v * 1e6).round() / 1e6)
+            };
+            let _ = writeln!(
+                c.svg,
+                r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end">{label}</text>"#,
+                c.x0 - 6.0,
+                y + 4.0
+            );
+            v += step;
+        }
+        // Axes and their labels.
+        let _ = writeln!(
+            c.svg,
+            r#"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="black"/>"#,
+            c.y0,
+            c.y0 + c.h,
+            x = c.x0
+        );
+        let _ = writeln!(
+            c.svg,
+            r#"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="black"/>"#,
+            c.x0,
+            c.x0 + c.w,
+            y = c.y0 + c.h
+        );
+        let _ = writeln!(
+            c.svg,
+            r#"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle">{}</text>"#,
+            c.x0 + c.w / 2.0,
+            HEIGHT - 18.0,
+            esc(x_label)
+        );
+        let _ = writeln!(
+            c.svg,
+            r#"<text transform="translate(22 {:.1}) rotate(-90)" font-size="14" text-anchor="middle">{}</text>"#,
+            c.y0 + c.h / 2.0,
+            esc(y_label)
+        );
+        c
+    }
+
+    /// The y coordinate of a value.
+    fn y(&self, v: f64) -> f64 {
+        self.y0 + self.h - (v / self.y_max).clamp(0.0, 1.0) * self.h
+    }
+
+    /// Category labels under `n` slots (every k-th when there are many).
+    fn x_labels(&mut self, labels: &[String]) {
+        let n = labels.len().max(1);
+        let slot = self.w / n as f64;
+        let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+        let every = ((longest * 7.5 + 6.0) / slot).ceil().max(1.0) as usize;
+        for (i, l) in labels.iter().enumerate() {
+            if i % every != 0 {
+                continue;
+            }
+            let x = self.x0 + slot * (i as f64 + 0.5);
+            let _ = writeln!(
+                self.svg,
+                r#"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
+                self.y0 + self.h + 18.0,
+                esc(l)
+            );
+        }
+    }
+
+    /// A legend of coloured names on the right.
+    fn legend(&mut self, names: &[String]) {
+        let x = self.x0 + self.w + 16.0;
+        for (i, name) in names.iter().enumerate() {
+            let y = self.y0 + 10.0 + 22.0 * i as f64;
+            let _ = writeln!(
+                self.svg,
+                r#"<rect x="{x:.1}" y="{:.1}" width="14" height="14" fill="{}"/>"#,
+                y - 11.0,
+                PALETTE[i % PALETTE.len()]
+            );
+            let _ = writeln!(
+                self.svg,
+                r#"<text x="{:.1}" y="{y:.1}" font-size="13">{}</text>"#,
+                x + 20.0,
+                esc(name)
+            );
+        }
+    }
+
+    fn end(mut self) -> String {
+        self.svg.push_str("</svg>\n");
+        self.svg
+    }
+}
+
+/// What the y axis shows for `view`.
+fn view_label(view: View) -> &'static str {
+    match view {
+        View::Exactly => "probability",
+        View::AtLeast => "probability of at least",
+        View::AtMost => "probability of at most",
+    }
+}
+
+/// The title of a chart: the report's, and how it was had.
+fn title_of(title: &str, method: &Method) -> String {
+    match method {
+        Method::Exact => title.to_owned(),
+        Method::MonteCarlo { trials, .. } => format!("{title} (Monte Carlo, {trials} trials)"),
+    }
+}
+
+fn odds_chart(o: &OddsReport, view: View) -> String {
+    let view = if o.numeric { view } else { View::Exactly };
+    let values: Vec<f64> = o
+        .rows
+        .iter()
+        .zip(o.cumulative())
+        .map(|(r, (ge, le))| view.pick(r.probability, ge, le))
+        .collect();
+    let highs: Vec<f64> = o
+        .rows
+        .iter()
+        .zip(&values)
+        .map(|(r, &v)| match (view, r.interval) {
+            (View::Exactly, Some(iv)) => iv.high,
+            _ => v,
+        })
+        .collect();
+    let max = highs.iter().copied().fold(0.0, f64::max);
+    let x_label = if o.numeric { "outcome" } else { "" };
+    let mut c = Chart::new(
+        &title_of(&o.title, &o.method),
+        x_label,
+        view_label(view),
+        max,
+        true,
+        false,
+    );
+    let n = o.rows.len().max(1);
+    let slot = c.w / n as f64;
+    let bar = (slot * 0.8).max(1.0);
+    for (i, (r, &v)) in o.rows.iter().zip(&values).enumerate() {
+        let x = c.x0 + slot * i as f64 + (slot - bar) / 2.0;
+        let y = c.y(v);
+        let _ = writeln!(
+            c.svg,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar:.1}" height="{:.1}" fill="{}"><title>{}: {:.4}%</title></rect>"#,
+            c.y0 + c.h - y,
+            PALETTE[0],
+            esc(&r.label.text()),
+            v * 100.0
+        );
+        if let (View::Exactly, Some(iv)) = (view, r.interval) {
+            let cx = x + bar / 2.0;
+            let (lo, hi) = (c.y(iv.low), c.y(iv.high));
+            let _ = writeln!(
+                c.svg,
+                r#"<path d="M{cx:.1} {lo:.1}V{hi:.1}M{:.1} {lo:.1}h{:.1}M{:.1} {hi:.1}h{:.1}" stroke="black" fill="none"/>"#,
+                cx - bar / 4.0,
+                bar / 2.0,
+                cx - bar / 4.0,
+                bar / 2.0
+            );
+        }
+    }
+    let labels: Vec<String> = o.rows.iter().map(|r| r.label.text()).collect();
+    c.x_labels(&labels);
+    c.end()
+}
+
+/// A fight's distribution of rounds, from its exact report's `rounds` field.
+fn fight_rounds(o: &OddsReport) -> Option<Vec<(i64, f64)>> {
+    if !o.command.ends_with("fight") {
+        return None;
+    }
+    let Value::Array(rows) = o.fields.get("rounds")? else {
+        return None;
+    };
+    let all: Option<Vec<(i64, f64)>> = rows
+        .iter()
+        .map(|r| Some((r["rounds"].as_i64()?, r["probability"].as_f64()?)))
+        .collect();
+    // Up to 99.95% of the fights: the long tail beyond would only flatten the bars.
+    let mut all = all?;
+    let mut acc = 0.0;
+    if let Some(cut) = all.iter().position(|&(_, p)| {
+        acc += p;
+        acc >= 0.9995
+    }) {
+        all.truncate(cut + 1);
+    }
+    Some(all)
+}
+
+fn rounds_chart(o: &OddsReport, rounds: &[(i64, f64)]) -> String {
+    let max = rounds.iter().map(|r| r.1).fold(0.0, f64::max);
+    let ends: Vec<String> = o
+        .rows
+        .iter()
+        .map(|r| format!("{} {:.1}%", r.label.text(), r.probability * 100.0))
+        .collect();
+    let mut c = Chart::new(
+        &format!("{}: rounds until the fight ends", o.title),
+        "rounds",
+        "probability",
+        max,
+        true,
+        true,
+    );
+    let n = rounds.len().max(1);
+    let slot = c.w / n as f64;
+    let bar = (slot * 0.8).max(1.0);
+    for (i, &(r, p)) in rounds.iter().enumerate() {
+        let x = c.x0 + slot * i as f64 + (slot - bar) / 2.0;
+        let y = c.y(p);
+        let _ = writeln!(
+            c.svg,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar:.1}" height="{:.1}" fill="{}"><title>{r} rounds: {:.4}%</title></rect>"#,
+            c.y0 + c.h - y,
+            PALETTE[0],
+            p * 100.0
+        );
+    }
+    let labels: Vec<String> = rounds.iter().map(|r| r.0.to_string()).collect();
+    c.x_labels(&labels);
+    // The ends as a legend without colours.
+    let x = c.x0 + c.w + 16.0;
+    let _ = writeln!(
+        c.svg,
+        r#"<text x="{x:.1}" y="{:.1}" font-size="13" font-weight="bold">who wins</text>"#,
+        c.y0 + 6.0
+    );
+    for (i, e) in ends.iter().enumerate() {
+        let _ = writeln!(
+            c.svg,
+            r#"<text x="{x:.1}" y="{:.1}" font-size="12">{}</text>"#,
+            c.y0 + 26.0 + 18.0 * i as f64,
+            esc(e)
+        );
+    }
+    c.end()
+}
+
+fn compare_chart(cr: &CompareReport, view: View) -> String {
+    let numeric = cr.numeric();
+    let view = if numeric { view } else { View::Exactly };
+    let outcomes = cr.outcomes();
+    // values[series][outcome]
+    let values: Vec<Vec<Option<f64>>> = cr
+        .items
+        .iter()
+        .map(|(_, o)| {
+            let cumulative = o.cumulative();
+            outcomes
+                .iter()
+                .map(
+                    |label| match o.rows.iter().position(|r| &r.label == label) {
+                        Some(i) => {
+                            Some(view.pick(o.rows[i].probability, cumulative[i].0, cumulative[i].1))
+                        }
+                        None => match (view, label) {
+                            (View::Exactly, _) => Some(0.0),
+                            (_, Label::Name { .. }) => None,
+                            (_, Label::Number(n)) => {
+                                let le: f64 = o
+                                    .rows
+                                    .iter()
+                                    .filter(|r| matches!(r.label, Label::Number(m) if m < *n))
+                                    .map(|r| r.probability)
+                                    .sum();
+                                Some(if view == View::AtMost { le } else { 1.0 - le })
+                            }
+                        },
+                    },
+                )
+                .collect()
+        })
+        .collect();
+    let max = values
+        .iter()
+        .flatten()
+        .flatten()
+        .copied()
+        .fold(0.0, f64::max);
+    let method = cr.items.first().map_or(Method::Exact, |(_, o)| o.method);
+    let mut c = Chart::new(
+        &title_of(&cr.title(), &method),
+        if numeric { "outcome" } else { "" },
+        view_label(view),
+        max,
+        true,
+        true,
+    );
+    let n = outcomes.len().max(1);
+    let slot = c.w / n as f64;
+    let series = cr.items.len().max(1);
+    let bars = !numeric || n * series <= 60;
+    if bars {
+        let group = slot * 0.85;
+        let bar = (group / series as f64).max(1.0);
+        for (s, line) in values.iter().enumerate() {
+            for (i, v) in line.iter().enumerate() {
+                let Some(v) = *v else { continue };
+                let x = c.x0 + slot * i as f64 + (slot - group) / 2.0 + bar * s as f64;
+                let y = c.y(v);
+                let _ = writeln!(
+                    c.svg,
+                    r#"<rect x="{x:.1}" y="{y:.1}" width="{bar:.1}" height="{:.1}" fill="{}"><title>{}, {}: {:.4}%</title></rect>"#,
+                    c.y0 + c.h - y,
+                    PALETTE[s % PALETTE.len()],
+                    esc(&cr.items[s].0),
+                    esc(&outcomes[i].text()),
+                    v * 100.0
+                );
+            }
+        }
+    } else {
+        for (s, line) in values.iter().enumerate() {
+            let mut d = String::new();
+            for (i, v) in line.iter().enumerate() {
+                let Some(v) = *v else { continue };
+                let x = c.x0 + slot * (i as f64 + 0.5);
+                let _ = write!(
+                    d,
+                    "{}{x:.1} {:.1}",
+                    if d.is_empty() { "M" } else { "L" },
+                    c.y(v)
+                );
+            }
+            let _ = writeln!(
+                c.svg,
+                r#"<path d="{d}" stroke="{}" stroke-width="2.5" fill="none"/>"#,
+                PALETTE[s % PALETTE.len()]
+            );
+        }
+    }
+    let labels: Vec<String> = outcomes.iter().map(Label::text).collect();
+    c.x_labels(&labels);
+    let names: Vec<String> = cr.items.iter().map(|(h, _)| h.clone()).collect();
+    c.legend(&names);
+    c.end()
+}
+
+/// Viridis, by linear interpolation between five of its colours; `t` in 0..=1.
+fn viridis(t: f64) -> (u8, u8, u8) {
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
+    let t = t.clamp(0.0, 1.0) * 4.0;
+    let i = (t.floor() as usize).min(3);
+    let f = t - i as f64;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The colour-bar range of a sweep: 0..1 for probabilities, the values' range otherwise.
+fn sweep_range(s: &SweepReport) -> (f64, f64, bool) {
+    let probability = s.stat_key.starts_with("p_");
+    if probability {
+        return (0.0, 1.0, true);
+    }
+    let values = s.cells.iter().flatten().flatten().map(|c| c.value);
+    let lo = values.clone().fold(f64::INFINITY, f64::min);
+    let hi = values.fold(f64::NEG_INFINITY, f64::max);
+    if lo.is_finite() && hi > lo {
+        (lo, hi, false)
+    } else {
+        (lo.min(0.0), lo.max(0.0) + 1.0, false)
+    }
+}
+
+fn cell_text(v: f64, probability: bool) -> String {
+    if probability {
+        // Whole percents, but never a rounded 0% or 100% for a chance that is not.
+        let pc = v * 100.0;
+        if pc > 99.5 && pc < 100.0 {
+            ">99%".to_owned()
+        } else if pc > 0.0 && pc < 0.5 {
+            "<1%".to_owned()
+        } else {
+            format!("{pc:.0}%")
+        }
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn heatmap(s: &SweepReport) -> String {
+    let (lo, hi, probability) = sweep_range(s);
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="28" font-size="17" text-anchor="middle" font-weight="bold">{}</text>"#,
+        WIDTH / 2.0,
+        esc(&title_of(&s.title(), &s.method))
+    );
+    let (x0, y0) = (LEFT, TOP);
+    let (w, h) = (WIDTH - LEFT - LEGEND, HEIGHT - TOP - BOTTOM);
+    let rows = s.rows.len().max(1);
+    let cols = s.columns.len().max(1);
+    let (cw, ch) = (w / cols as f64, h / rows as f64);
+    let show_values = cw >= 34.0 && ch >= 16.0;
+    for (i, line) in s.cells.iter().enumerate() {
+        // The first row at the bottom, as on a chart.
+        let y = y0 + h - ch * (i as f64 + 1.0);
+        for (j, cell) in line.iter().enumerate() {
+            let x = x0 + cw * j as f64;
+            match cell {
+                Some(cell) => {
+                    let t = (cell.value - lo) / (hi - lo);
+                    let (r, g, b) = viridis(t);
+                    let _ = writeln!(
+                        svg,
+                        r#"<rect x="{x:.1}" y="{y:.1}" width="{cw:.1}" height="{ch:.1}" fill="rgb({r},{g},{b})" stroke="white"><title>{} {}, {} {}: {}</title></rect>"#,
+                        esc(&s.row_label),
+                        esc(&s.rows[i]),
+                        esc(s.column_label.as_deref().unwrap_or("")),
+                        esc(&s.columns[j]),
+                        cell_text(cell.value, probability)
+                    );
+                    if show_values {
+                        let ink = if t < 0.6 { "white" } else { "black" };
+                        let _ = writeln!(
+                            svg,
+                            r#"<text x="{:.1}" y="{:.1}" font-size="{:.0}" text-anchor="middle" fill="{ink}">{}</text>"#,
+                            x + cw / 2.0,
+                            y + ch / 2.0 + 4.0,
+                            (ch * 0.45).clamp(9.0, 13.0),
+                            cell_text(cell.value, probability)
+                        );
+                    }
+                }
+                None => {
+                    let _ = writeln!(
+                        svg,
+                        r##"<rect x="{x:.1}" y="{y:.1}" width="{cw:.1}" height="{ch:.1}" fill="#eeeeee" stroke="white"/>"##
+                    );
+                }
+            }
+        }
+    }
+    // Axis labels: row values on the left, column values below.
+    for (i, r) in s.rows.iter().enumerate() {
+        let y = y0 + h - ch * (i as f64 + 0.5) + 4.0;
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{y:.1}" font-size="12" text-anchor="end">{}</text>"#,
+            x0 - 6.0,
+            esc(r)
+        );
+    }
+    for (j, c) in s.columns.iter().enumerate() {
+        let x = x0 + cw * (j as f64 + 0.5);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
+            y0 + h + 18.0,
+            esc(c)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle">{}</text>"#,
+        x0 + w / 2.0,
+        HEIGHT - 18.0,
+        esc(s.column_label.as_deref().unwrap_or(""))
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text transform="translate(22 {:.1}) rotate(-90)" font-size="14" text-anchor="middle">{}</text>"#,
+        y0 + h / 2.0,
+        esc(&s.row_label)
+    );
+    // The colour bar.
+    let bx = x0 + w + 40.0;
+    let _ = writeln!(
+        svg,
+        r#"<defs><linearGradient id="scale" x1="0" y1="1" x2="0" y2="0">"#
+    );
+    for k in 0..=8 {
+        let t = f64::from(k) / 8.0;
+        let (r, g, b) = viridis(t);
+        let _ = writeln!(
+            svg,
+            r#"<stop offset="{t:.3}" stop-color="rgb({r},{g},{b})"/>"#
+        );
+    }
+    let _ = writeln!(svg, "</linearGradient></defs>");
+    let _ = writeln!(
+        svg,
+        r#"<rect x="{bx:.1}" y="{y0:.1}" width="22" height="{h:.1}" fill="url(#scale)"/>"#
+    );
+    for k in 0..=4 {
+        let t = k as f64 / 4.0;
+        let y = y0 + h - h * t;
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" font-size="12">{}</text>"#,
+            bx + 28.0,
+            y + 4.0,
+            cell_text(lo + (hi - lo) * t, probability)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{bx:.1}" y="{:.1}" font-size="13">{}</text>"#,
+        y0 - 8.0,
+        esc(&s.stat)
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn sweep_line(s: &SweepReport) -> String {
+    let (lo, hi, probability) = sweep_range(s);
+    let values: Vec<Option<f64>> = s
+        .cells
+        .iter()
+        .map(|r| r.first().copied().flatten().map(|c| c.value))
+        .collect();
+    let top = if probability { hi } else { hi.max(0.0) };
+    let _ = lo;
+    let mut c = Chart::new(
+        &title_of(&s.title(), &s.method),
+        &s.row_label,
+        &s.stat,
+        top,
+        probability,
+        false,
+    );
+    let n = values.len().max(1);
+    let slot = c.w / n as f64;
+    let mut d = String::new();
+    for (i, v) in values.iter().enumerate() {
+        let Some(v) = *v else { continue };
+        let (x, y) = (c.x0 + slot * (i as f64 + 0.5), c.y(v));
+        let _ = write!(d, "{}{x:.1} {y:.1}", if d.is_empty() { "M" } else { "L" });
+        let _ = writeln!(
+            c.svg,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="{}"><title>{}: {}</title></circle>"#,
+            PALETTE[0],
+            esc(&s.rows[i]),
+            cell_text(v, probability)
+        );
+    }
+    let _ = writeln!(
+        c.svg,
+        r#"<path d="{d}" stroke="{}" stroke-width="2.5" fill="none"/>"#,
+        PALETTE[0]
+    );
+    c.x_labels(&s.rows);
+    c.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round() {
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(near(tick_step(0.13), 0.05));
+        assert!(near(tick_step(0.12), 0.025));
+        assert!(near(tick_step(1.0), 0.2));
+        assert!(near(tick_step(0.5), 0.1));
+        assert_eq!(percent_tick(0.025, 0.025), "2.5%");
+        assert_eq!(percent_tick(0.2, 0.2), "20%");
+    }
+
+    #[test]
+    fn viridis_runs_dark_to_light() {
+        assert_eq!(viridis(0.0), (68, 1, 84));
+        assert_eq!(viridis(1.0), (253, 231, 37));
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+}
