@@ -1,8 +1,10 @@
 //! Whole fights: a scene of combatants played round by round under the combat chapter —
-//! Initiative and the Turn Order (L3–4), one attack a turn (L16–18), opposed defence rolls
-//! (L19–22) or the optional passive defence (L23–26), counter-attacks (L27–28),
-//! outnumbering (L65–68), damage (L69–73) and hit locations (L76–85) — with the exact law of
-//! who wins ([`dice_core::end_law`]).
+//! Initiative and the Turn Order (L3–4), movement (walking as a free action, running,
+//! charging and sprinting, L7, L10–15), melee reach (L17), one attack a turn (L16–18),
+//! aiming (L54), range bands and cover (L51–64), opposed defence rolls (L19–22) or the
+//! optional passive defence (L23–26), counter-attacks (L27–28), outnumbering (L65–68),
+//! damage (L69–73) and hit locations (L76–85) — with the exact law of who wins
+//! ([`dice_core::end_law`]).
 //!
 //! The chapter has no Health pool of its own: "the damage is reduced by the victim's
 //! Fortitude Attribute … before being deducted from their Health" (L73) is all it says. The
@@ -10,11 +12,18 @@
 //! Health falls to 0 or below is out of the fight (the project's ruling; what happens at 0 is
 //! silent, PC-A10).
 //!
+//! Where the combatants stand is a position in whole metres along one line (the line the
+//! two sides close along): the distance between two combatants is the difference of their
+//! positions. Melee reach (2 m, L17), charging distance (running speed + reach, L14), range
+//! bands (L51–64) and who counts for outnumbering (L66) are read from it. The chapter gives
+//! no speeds, so the scene gives them (walking, running and sprinting metres a round).
+//!
 //! The state of a fight in progress ([`FightState`]) is each combatant's Health (0 for
-//! those out of the fight) and the Turn Order once Initiative is rolled. Hit locations have
-//! no lasting effect in the chapter: they decide which armour a hit meets (L77: "particularly
-//! if they are wearing armour that does not cover their entire body"), so they are rolled
-//! with each hit and never stored.
+//! those out of the fight), the Turn Order once Initiative is rolled, every position, and
+//! who spent their last turn aiming at whom. Hit locations have no lasting effect in the
+//! chapter: they decide which armour a hit meets (L77: "particularly if they are wearing
+//! armour that does not cover their entire body"), so they are rolled with each hit and
+//! never stored.
 //!
 //! ```
 //! use dice_core::{EncounterLimits, end_law};
@@ -42,11 +51,11 @@ use dice_core::{Dist, Encounter, Exact, Policy, Rng, Roll};
 use crate::attack::{Attack, AttackOutcome, Defence};
 use crate::d100::Test;
 use crate::damage::{AttackKind, Damage};
-use crate::error::{Error, check_score};
+use crate::error::{Error, MAX_SCORE, check_score};
 use crate::initiative::{Initiative, TurnOrder};
 use crate::location::{Aim, HitLocation, Location};
-use crate::modifiers::{MeleeSituation, Outnumbering, Sizes};
-use crate::movement::{DefenceAptitude, defence_allowed};
+use crate::modifiers::{Cover, MeleeSituation, Outnumbering, RangeBand, RangedAction, Sizes};
+use crate::movement::{DefenceAptitude, MELEE_REACH_METRES, Movement, defence_allowed};
 use crate::rules::Rules;
 
 /// The most combatants a scene holds (the Turn Order is kept as bytes).
@@ -56,6 +65,9 @@ use crate::rules::Rules;
 /// ```
 pub const MAX_FIGHTERS: usize = 100;
 
+/// Melee reach in whole metres: "within 2m" (L17).
+const REACH: i32 = MELEE_REACH_METRES as i32;
+
 /// The weapon a combatant attacks with, and the Aptitude behind it (L18: "Use the
 /// character's Physical Agility Attribute + appropriate Aptitude to attack").
 ///
@@ -63,6 +75,8 @@ pub const MAX_FIGHTERS: usize = 100;
 /// use dice_shapers_percentile::{AttackKind, Weapon};
 /// let axe = Weapon::new("axe", AttackKind::Melee, 8, 7);
 /// assert_eq!(axe.to_string(), "axe (melee, Aptitude 8, damage 7)");
+/// let bow = Weapon { range: Some(30), ..Weapon::new("bow", AttackKind::Ranged, 12, 6) };
+/// assert_eq!(bow.to_string(), "bow (ranged, Aptitude 12, damage 6, listed range 30 m)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -78,20 +92,33 @@ pub struct Weapon {
     pub aptitude: i32,
     /// The weapon's damage (from Weapons and Armour, outside this chapter).
     pub damage: i32,
-    /// The Combat Modifiers that hold for every attack with it in this scene (L34–64): the
-    /// range band, cover, the target's Size for a shot, weather, … Outnumbering (L41), the
-    /// Size difference in melee (L42, L44) and a called shot (L46, L61) are added by the
-    /// fight itself.
+    /// The Combat Modifiers that hold for every attack with it in this scene (L34–64):
+    /// weather, the target's Size for a shot, a range band when no listed range is given, …
+    /// Outnumbering (L41), the Size difference in melee (L42, L44), a charge (L40), a called
+    /// shot (L46, L61), aiming (L54), the range band from the distance (with `range`) and
+    /// the target's cover are added by the fight itself.
     #[cfg_attr(feature = "serde", serde(default))]
     pub modifier: i32,
     /// A melee weapon used with Melee (Unarmed) (fists, claws) rather than Melee (Armed):
     /// it only changes which Aptitude a parry is named after.
     #[cfg_attr(feature = "serde", serde(default))]
     pub unarmed: bool,
+    /// A thrown or ranged weapon's listed range in metres (from Weapons and Armour): each shot
+    /// then takes the range band of the distance to the target (point blank +20 up to 10 %
+    /// of it, short +10 up to half, normal 0, long −20 up to double, extreme −40 up to
+    /// triple; L51–64), and a target beyond triple the listed range cannot be shot at
+    /// (PC-A8). `None`: shots reach any distance, with `modifier` alone.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub range: Option<i32>,
+    /// A melee weapon's reach in metres, for "very large weapons or creatures" that "make
+    /// melee attacks at greater distances" (L17); `None` (or anything below 2) is the 2 m of
+    /// every melee attack.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub reach: Option<i32>,
 }
 
 impl Weapon {
-    /// A weapon with no standing modifier, used Armed.
+    /// A weapon with no standing modifier, no listed range and the usual reach, used Armed.
     ///
     /// ```
     /// # use dice_shapers_percentile::{AttackKind, Weapon};
@@ -105,6 +132,8 @@ impl Weapon {
             damage,
             modifier: 0,
             unarmed: false,
+            range: None,
+            reach: None,
         }
     }
 
@@ -123,6 +152,23 @@ impl Weapon {
             _ => None,
         }
     }
+
+    /// How far, in metres, its holder is "in melee" (L17): the weapon's reach for a melee
+    /// weapon (at least 2 m), 2 m for anyone else.
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::{AttackKind, Weapon};
+    /// assert_eq!(Weapon::new("axe", AttackKind::Melee, 8, 7).reach(), 2);
+    /// let pike = Weapon { reach: Some(4), ..Weapon::new("pike", AttackKind::Melee, 8, 7) };
+    /// assert_eq!(pike.reach(), 4);
+    /// ```
+    pub fn reach(&self) -> i32 {
+        if self.kind.is_melee() {
+            self.reach.map_or(REACH, |r| r.max(REACH))
+        } else {
+            REACH
+        }
+    }
 }
 
 impl fmt::Display for Weapon {
@@ -134,6 +180,12 @@ impl fmt::Display for Weapon {
         )?;
         if self.modifier != 0 {
             write!(f, ", {:+} to the TN", self.modifier)?;
+        }
+        if let Some(r) = self.range {
+            write!(f, ", listed range {r} m")?;
+        }
+        if let Some(r) = self.reach {
+            write!(f, ", reach {r} m")?;
         }
         f.write_str(")")
     }
@@ -190,12 +242,54 @@ impl Armour {
     }
 }
 
+/// How far a combatant moves in a round, in metres (L7, L12–15). The chapter gives no
+/// speeds, so the scene does; 0 (the default) is a pace the combatant does not take.
+///
+/// ```
+/// use dice_shapers_percentile::{Movement, Speed};
+/// let human = Speed { walk: 4, run: 12, sprint: 20 };
+/// assert_eq!(human.of(Movement::Charge), 12); // a charge is a run (L14)
+/// assert_eq!(human.of(Movement::Jog), 0);     // not played in a fight
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+pub struct Speed {
+    /// "Normal walking speed", a free action (L7, L12): a melee fighter walks up to a foe
+    /// and attacks in the same turn.
+    pub walk: i32,
+    /// "Normal running speed" (L14): a run leaves no other action; a charge runs at most
+    /// this far and ends with one melee attack.
+    pub run: i32,
+    /// Sprinting (L15): no charge and no attack that turn.
+    pub sprint: i32,
+}
+
+impl Speed {
+    /// The metres a round of `pace` covers: walk, run (a charge too) or sprint; 0 for
+    /// jogging, which the fight does not play (see [`Fight`]).
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::{Movement, Speed};
+    /// assert_eq!(Speed { walk: 4, ..Speed::default() }.of(Movement::Walk), 4);
+    /// ```
+    pub fn of(&self, pace: Movement) -> i32 {
+        match pace {
+            Movement::Walk => self.walk,
+            Movement::Run | Movement::Charge => self.run,
+            Movement::Sprint => self.sprint,
+            Movement::Jog => 0,
+        }
+    }
+}
+
 /// One combatant's stat block for a fight, in the chapter's terms.
 ///
 /// ```
 /// use dice_shapers_percentile::{AttackKind, Combatant, Weapon};
 /// let ada = Combatant::new("Ada", "shapers", 30, Weapon::new("axe", AttackKind::Melee, 8, 7));
 /// assert_eq!(ada.health, 30);
+/// assert_eq!(ada.position, 0);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -233,6 +327,17 @@ pub struct Combatant {
     pub armour: Armour,
     /// The weapon they attack with.
     pub weapon: Weapon,
+    /// Where they stand at the start, in metres along the line of the fight (0 by default:
+    /// a scene that gives no positions starts everyone within reach of everyone).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub position: i32,
+    /// How far they walk, run and sprint in a round (none by default: they stay put).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub speed: Speed,
+    /// Cover against shots where they start (bushes, a wooden fence, a brick wall: −10, −20,
+    /// −30 to shots at them, L58, L62, L63); lost once they move from that spot.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub cover: Option<Cover>,
 }
 
 #[cfg(feature = "serde")]
@@ -241,8 +346,8 @@ fn yes() -> bool {
 }
 
 impl Combatant {
-    /// A combatant with this Health and weapon; every attribute, Dodge, Size and armour 0;
-    /// sees shots coming.
+    /// A combatant with this Health and weapon; every attribute, Dodge, Size, armour,
+    /// position and speed 0; no cover; sees shots coming.
     ///
     /// ```
     /// # use dice_shapers_percentile::{AttackKind, Combatant, Weapon};
@@ -263,11 +368,14 @@ impl Combatant {
             sees_shots_coming: true,
             armour: Armour::default(),
             weapon,
+            position: 0,
+            speed: Speed::default(),
+            cover: None,
         }
     }
 
     /// Whether the combatant fights in melee (a melee weapon) rather than shooting or
-    /// throwing from a distance.
+    /// throwing.
     ///
     /// ```
     /// # use dice_shapers_percentile::{AttackKind, Combatant, Weapon};
@@ -302,16 +410,21 @@ pub struct Scene {
 
 impl Scene {
     /// The shipped scene (`scenes/duel.toml`), built from the crate's example
-    /// (`examples/percentile_combat.rs`): Ada (axe) and Bram (bow, shooting from 35 m at a
-    /// listed range of 30 m, the ogre behind a wooden fence) against the ogre (fists). The
-    /// example gives no Health, no bow damage and no stats for Bram beyond PA and MA; those
-    /// are filled in here (see the docs).
+    /// (`examples/percentile_combat.rs`): Ada (axe) charges the ogre (fists), 10 m off behind
+    /// a wooden fence, while Bram shoots from 35 m with a bow of listed range 30 m. The
+    /// example gives no Health, no bow damage, no speeds and no stats for Bram beyond PA and
+    /// MA; those are filled in here (see the docs).
     ///
     /// ```
     /// # use dice_shapers_percentile::Scene;
     /// assert_eq!(Scene::duel().combatants[2].name, "the ogre");
     /// ```
     pub fn duel() -> Scene {
+        let human = Speed {
+            walk: 4,
+            run: 12,
+            sprint: 20,
+        };
         let mut ada = Combatant::new(
             "Ada",
             "the shapers",
@@ -325,9 +438,13 @@ impl Scene {
         ada.dodge = 5;
         ada.size = 10;
         ada.armour.all = 1;
+        ada.position = 25;
+        ada.speed = human;
         let mut bow = Weapon::new("bow", AttackKind::Ranged, 12, 6);
-        // Long range −20, medium cover −20, Size 14 − 10 = +4.
-        bow.modifier = -36;
+        // The ogre's Size 14 − 10 = +4 (L55); the range band and the fence come from the
+        // positions and the ogre's cover.
+        bow.modifier = 4;
+        bow.range = Some(30);
         let mut bram = Combatant::new("Bram", "the shapers", 24, bow);
         bram.physical_agility = 10;
         bram.mental_agility = 11;
@@ -336,6 +453,7 @@ impl Scene {
         bram.dodge = 6;
         bram.size = 10;
         bram.armour.body = Some(2);
+        bram.speed = human;
         let mut fists = Weapon::new("fists", AttackKind::Melee, 15, 3);
         fists.unarmed = true;
         let mut ogre = Combatant::new("the ogre", "the ogre", 50, fists);
@@ -345,6 +463,9 @@ impl Scene {
         ogre.physical_fortitude = 11;
         ogre.size = 14;
         ogre.armour.all = 2;
+        ogre.position = 35;
+        ogre.speed = human;
+        ogre.cover = Some(Cover::Medium);
         Scene {
             combatants: vec![ada, bram, ogre],
             passive_defence: false,
@@ -352,11 +473,15 @@ impl Scene {
     }
 }
 
-/// What a combatant does: on their turn, attack or hold; when attacked, how they defend.
+/// What a combatant does: on their turn, attack, charge, move, aim or hold; when attacked,
+/// how they defend.
 ///
 /// ```
-/// use dice_shapers_percentile::{Action, Aim, DefenceAptitude};
+/// use dice_shapers_percentile::{Action, Aim, DefenceAptitude, Movement};
 /// assert_eq!(Action::Attack { target: 2, aim: Aim::Rolled }.to_string(), "attack 2 (rolled location)");
+/// assert_eq!(Action::Charge { target: 2, aim: Aim::Rolled }.to_string(), "charge 2 (rolled location)");
+/// assert_eq!(Action::Move { toward: 1, pace: Movement::Run }.to_string(), "run toward 1");
+/// assert_eq!(Action::TakeAim { target: 2 }.to_string(), "take aim at 2");
 /// assert_eq!(Action::Defend { with: DefenceAptitude::Dodge, tn: 61 }.to_string(), "defend with Dodge (TN 61)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -364,12 +489,36 @@ impl Scene {
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Action {
     /// The turn's attack (L16–18) on `target` (an index into the scene's combatants), with
-    /// the hit location rolled or a called shot at −20 (L46, L61).
+    /// the hit location rolled or a called shot at −20 (L46, L61). A melee fighter first
+    /// walks up to the target if it is within walking speed + reach (a free action, L7, L12,
+    /// L17); a shooter shoots from where they stand.
     Attack {
         /// Whom.
         target: usize,
         /// Rolled location or a called shot.
         aim: Aim,
+    },
+    /// A charge (L14): run at most running speed to end within reach of `target`, then one
+    /// melee attack at +10 (L40). Only for a melee fighter not yet in melee with anyone.
+    Charge {
+        /// Whom.
+        target: usize,
+        /// Rolled location or a called shot.
+        aim: Aim,
+    },
+    /// Move toward `toward` without attacking: walk (L7), run ("cannot perform another
+    /// action", L14) or sprint (no attack, L15), stopping once within reach.
+    Move {
+        /// Whom they move toward.
+        toward: usize,
+        /// Walk, run or sprint.
+        pace: Movement,
+    },
+    /// "Spend a round aiming" (L54): no shot this turn; the next turn's shot at `target`
+    /// is at +10.
+    TakeAim {
+        /// Whom.
+        target: usize,
     },
     /// Do nothing this turn (free actions only: walk, draw, shout, L5–9).
     Hold,
@@ -388,6 +537,9 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Attack { target, aim } => write!(f, "attack {target} ({aim})"),
+            Action::Charge { target, aim } => write!(f, "charge {target} ({aim})"),
+            Action::Move { toward, pace } => write!(f, "{pace} toward {toward}"),
+            Action::TakeAim { target } => write!(f, "take aim at {target}"),
             Action::Hold => f.write_str("hold"),
             Action::Defend { with, tn } => write!(f, "defend with {with} (TN {tn})"),
         }
@@ -396,22 +548,33 @@ impl fmt::Display for Action {
 
 /// The default tactics, as the chapter advises:
 ///
-/// - on their turn a combatant makes "a standard melee attack" (L43) or shot, rolling the
-///   hit location (a called shot costs −20, L46, L61), at the enemy within reach with the
-///   least Health left (the first in the scene on a tie): every foe taken out of the fight
-///   brings the rest of the side closer to "outnumbering an opponent" (L65–68), the one
-///   advantage the chapter spells out;
+/// - on their turn a combatant strikes the enemy with the least Health left among those they
+///   can attack this turn (the first in the scene on a tie): every foe taken out of the
+///   fight brings the rest of the side closer to "outnumbering an opponent" (L65–68), the
+///   one advantage the chapter spells out. The strike is "a standard melee attack" (L43) or
+///   a shot, rolling the hit location rather than paying −20 to call it (L46, L61), and a
+///   charge (+10, L40) rather than a walk up to the same foe when both are open;
+/// - with nobody to strike, they run at the nearest enemy (walk when they cannot run), so
+///   that a charge comes within reach; they never sprint, which allows no charge and no
+///   attack (L15), and never spend a round aiming (L54), which costs a whole shot for +10;
 /// - when attacked, they "decide which Attribute + Aptitude is relevant for the defender"
 ///   (L20) by taking the defence with the highest TN among those allowed (Dodge or the
-///   Melee Aptitude in melee; only Dodge against a shot seen coming, L21, or against an
-///   attacker 10 or more sizes larger, L22); on a tie, Melee over Dodge.
+///   Melee Aptitude in melee; only Dodge against a shot seen coming from out of melee
+///   range, L21, or against an attacker 10 or more sizes larger, L22); on a tie, Melee
+///   over Dodge.
 ///
 /// ```
 /// use dice_core::Policy;
-/// use dice_shapers_percentile::{Action, Aim, DefenceAptitude, FightState, StandardTactics};
-/// let s = FightState { health: vec![30, 24, 7], order: vec![0, 1, 2] };
-/// let open = [Action::Hold, Action::Attack { target: 2, aim: Aim::Rolled }];
-/// assert_eq!(StandardTactics.choose(&s, 0, &open), open[1]);
+/// use dice_shapers_percentile::{Action, Aim, DefenceAptitude, FightState, Movement, StandardTactics};
+/// let s = FightState { health: vec![30, 24, 7], order: vec![0, 1, 2], position: vec![25, 0, 35], aiming: vec![] };
+/// let open = [
+///     Action::Hold,
+///     Action::Attack { target: 2, aim: Aim::Rolled },
+///     Action::Charge { target: 2, aim: Aim::Rolled },
+/// ];
+/// assert_eq!(StandardTactics.choose(&s, 0, &open), open[2]);
+/// let far = [Action::Hold, Action::Move { toward: 2, pace: Movement::Sprint }, Action::Move { toward: 2, pace: Movement::Run }];
+/// assert_eq!(StandardTactics.choose(&s, 1, &far), far[2]);
 /// let defences = [
 ///     Action::Defend { with: DefenceAptitude::Dodge, tn: 56 },
 ///     Action::Defend { with: DefenceAptitude::MeleeUnarmed, tn: 71 },
@@ -422,18 +585,42 @@ impl fmt::Display for Action {
 pub struct StandardTactics;
 
 impl Policy<FightState, Action> for StandardTactics {
-    fn choose(&self, state: &FightState, _who: usize, open: &[Action]) -> Action {
-        let attack = open
+    fn choose(&self, state: &FightState, who: usize, open: &[Action]) -> Action {
+        let health = |t: usize| state.health.get(t).copied().unwrap_or(0);
+        let strike = open
             .iter()
             .filter_map(|a| match *a {
+                Action::Charge {
+                    target,
+                    aim: Aim::Rolled,
+                } => Some((health(target), target, 0, *a)),
                 Action::Attack {
                     target,
                     aim: Aim::Rolled,
-                } => Some((state.health.get(target).copied().unwrap_or(0), target, *a)),
+                } => Some((health(target), target, 1, *a)),
                 _ => None,
             })
-            .min_by_key(|&(h, t, _)| (h, t));
-        if let Some((_, _, a)) = attack {
+            .min_by_key(|&(h, t, k, _)| (h, t, k));
+        if let Some((_, _, _, a)) = strike {
+            return a;
+        }
+        let at = |i: usize| state.position.get(i).copied().unwrap_or(0);
+        let here = at(who);
+        let step = open
+            .iter()
+            .filter_map(|a| match *a {
+                Action::Move {
+                    toward,
+                    pace: Movement::Run,
+                } => Some(((at(toward) - here).abs(), toward, 0, *a)),
+                Action::Move {
+                    toward,
+                    pace: Movement::Walk,
+                } => Some(((at(toward) - here).abs(), toward, 1, *a)),
+                _ => None,
+            })
+            .min_by_key(|&(d, t, k, _)| (d, t, k));
+        if let Some((_, _, _, a)) = step {
             return a;
         }
         let defence = open
@@ -450,15 +637,17 @@ impl Policy<FightState, Action> for StandardTactics {
     }
 }
 
-/// A fight in progress: every combatant's Health (0 once out of the fight) and the Turn
-/// Order (combatant indices, first to act first; empty until Initiative is rolled in the
-/// first round; those out of the fight are dropped from it at the end of each round).
+/// A fight in progress: every combatant's Health (0 once out of the fight), the Turn Order
+/// (combatant indices, first to act first; empty until Initiative is rolled in the first
+/// round; those out of the fight are dropped from it at the end of each round), every
+/// combatant's position (metres along the line of the fight), and who spent their last
+/// turn aiming at whom (L54).
 ///
 /// ```
 /// use dice_shapers_percentile::FightState;
-/// let s = FightState { health: vec![30, 0, 12], order: vec![2, 0] };
+/// let s = FightState { health: vec![30, 0, 12], order: vec![2, 0], position: vec![0, 0, 2], aiming: vec![] };
 /// assert!(s.is_down(1));
-/// assert_eq!(s.to_string(), "Health 30 / down / 12; order 2, 0");
+/// assert_eq!(s.to_string(), "Health 30 / down / 12; at 0 / 0 / 2 m; order 2, 0");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -467,6 +656,11 @@ pub struct FightState {
     pub health: Vec<i32>,
     /// The Turn Order, empty before Initiative.
     pub order: Vec<u8>,
+    /// Position by combatant, in metres along the line of the fight.
+    pub position: Vec<i32>,
+    /// (shooter, target) for every shooter who spent their last turn aiming (L54), in
+    /// increasing order; the aim holds for their next turn only.
+    pub aiming: Vec<(u8, u8)>,
 }
 
 impl FightState {
@@ -474,19 +668,22 @@ impl FightState {
     ///
     /// ```
     /// # use dice_shapers_percentile::FightState;
-    /// assert!(!FightState { health: vec![1], order: vec![] }.is_down(0));
+    /// assert!(!FightState { health: vec![1], order: vec![], position: vec![0], aiming: vec![] }.is_down(0));
     /// ```
     pub fn is_down(&self, who: usize) -> bool {
         self.health.get(who).is_none_or(|&h| h <= 0)
     }
 
-    /// `who` takes `damage` (0 or more); Health stops at 0.
-    fn hurt(&mut self, who: usize, damage: i32) {
-        if damage > 0 {
-            if let Some(h) = self.health.get_mut(who) {
-                *h = (*h - damage).max(0);
-            }
-        }
+    /// The distance in metres between combatants `a` and `b`.
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::FightState;
+    /// let s = FightState { health: vec![1, 1], order: vec![], position: vec![25, 35], aiming: vec![] };
+    /// assert_eq!(s.distance(1, 0), 10);
+    /// ```
+    pub fn distance(&self, a: usize, b: usize) -> i32 {
+        let at = |i: usize| self.position.get(i).copied().unwrap_or(0);
+        (at(a) - at(b)).abs()
     }
 }
 
@@ -502,6 +699,19 @@ impl fmt::Display for FightState {
             } else {
                 write!(f, "{h}")?;
             }
+        }
+        if !self.position.is_empty() {
+            f.write_str("; at ")?;
+            for (i, p) in self.position.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" / ")?;
+                }
+                write!(f, "{p}")?;
+            }
+            f.write_str(" m")?;
+        }
+        for (shooter, target) in &self.aiming {
+            write!(f, "; {shooter} aiming at {target}")?;
         }
         if self.order.is_empty() {
             f.write_str("; Initiative not rolled")
@@ -538,52 +748,116 @@ impl fmt::Display for Victory {
     }
 }
 
-/// Health during a round: inline for small scenes (no allocation per branch of the law).
+/// A row of numbers by combatant: inline for small scenes (no allocation per branch of the
+/// law).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Healths {
-    Inline { len: u8, health: [i32; INLINE] },
+enum Numbers {
+    Inline { len: u8, values: [i32; INLINE] },
     Heap(Vec<i32>),
 }
 
-/// The most combatants whose Health is kept inline during a round.
+/// The most combatants whose numbers are kept inline during a round.
 const INLINE: usize = 8;
 
-impl Healths {
-    fn new(health: &[i32]) -> Self {
-        if health.len() <= INLINE {
-            let mut h = [0; INLINE];
-            h[..health.len()].copy_from_slice(health);
-            Healths::Inline {
-                len: health.len() as u8,
-                health: h,
+impl Numbers {
+    fn new(values: &[i32]) -> Self {
+        if values.len() <= INLINE {
+            let mut v = [0; INLINE];
+            v[..values.len()].copy_from_slice(values);
+            Numbers::Inline {
+                len: values.len() as u8,
+                values: v,
             }
         } else {
-            Healths::Heap(health.to_vec())
+            Numbers::Heap(values.to_vec())
         }
     }
 
     fn as_slice(&self) -> &[i32] {
         match self {
-            Healths::Inline { len, health } => &health[..usize::from(*len)],
-            Healths::Heap(v) => v,
+            Numbers::Inline { len, values } => &values[..usize::from(*len)],
+            Numbers::Heap(v) => v,
         }
     }
 
-    fn hurt(&mut self, who: usize, damage: i32) {
-        let h = match self {
-            Healths::Inline { len, health } => health[..usize::from(*len)].get_mut(who),
-            Healths::Heap(v) => v.get_mut(who),
-        };
-        if let Some(h) = h {
-            if damage > 0 {
-                *h = (*h - damage).max(0);
-            }
+    fn get_mut(&mut self, i: usize) -> Option<&mut i32> {
+        match self {
+            Numbers::Inline { len, values } => values[..usize::from(*len)].get_mut(i),
+            Numbers::Heap(v) => v.get_mut(i),
         }
     }
 }
 
-/// One attack as resolved: who, whom, the defence, the sides in melee and the aim. Its
-/// damage law is cached.
+/// The state during a round, less the round's Turn Order (which does not change within it).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Board {
+    health: Numbers,
+    position: Numbers,
+    aiming: Vec<(u8, u8)>,
+}
+
+impl Board {
+    fn new(s: &FightState) -> Board {
+        Board {
+            health: Numbers::new(&s.health),
+            position: Numbers::new(&s.position),
+            aiming: s.aiming.clone(),
+        }
+    }
+
+    fn state(&self, order: &[u8]) -> FightState {
+        FightState {
+            health: self.health.as_slice().to_vec(),
+            order: order.to_vec(),
+            position: self.position.as_slice().to_vec(),
+            aiming: self.aiming.clone(),
+        }
+    }
+
+    /// `who` takes `damage` (0 or more); Health stops at 0.
+    fn hurt(&mut self, who: usize, damage: i32) {
+        if damage > 0 {
+            if let Some(h) = self.health.get_mut(who) {
+                *h = (*h - damage).max(0);
+            }
+        }
+    }
+
+    fn move_to(&mut self, who: usize, to: i32) {
+        if let Some(p) = self.position.get_mut(who) {
+            *p = to;
+        }
+    }
+
+    /// Whatever `who` aimed at, the aim is spent with their turn.
+    fn stop_aiming(&mut self, who: usize) {
+        self.aiming.retain(|&(s, _)| usize::from(s) != who);
+    }
+
+    fn take_aim(&mut self, who: usize, target: usize) {
+        self.stop_aiming(who);
+        if let (Ok(s), Ok(t)) = (u8::try_from(who), u8::try_from(target)) {
+            let at = self.aiming.partition_point(|&(x, _)| x < s);
+            self.aiming.insert(at, (s, t));
+        }
+    }
+
+    /// What a turn without dice does: hold, move or take aim (an attack's move is made
+    /// before its dice).
+    fn apply(&mut self, who: usize, plan: &Plan) {
+        self.stop_aiming(who);
+        match *plan {
+            Plan::Move { to } => self.move_to(who, to),
+            Plan::TakeAim { target } => self.take_aim(who, target),
+            Plan::Attack { to, .. } => self.move_to(who, to),
+            Plan::Hold => {}
+        }
+    }
+}
+
+/// One attack as resolved: who, whom, the defence, the sides in melee, the aim, whether it
+/// ends a charge, and the shot's modifiers from the distance, cover and aiming. Its damage
+/// law is cached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Swing {
     attacker: usize,
@@ -594,6 +868,10 @@ struct Swing {
     /// for a shot.
     sides: (u32, u32),
     aim: Aim,
+    /// A charge's attack (+10, L40).
+    charge: bool,
+    /// A shot's range band, the target's cover and aiming (0 in melee).
+    shot: i32,
 }
 
 /// An attack built from a [`Swing`]: the exchange and the damage each way, by location.
@@ -606,6 +884,19 @@ struct Built {
     counter: Option<[Damage; 6]>,
 }
 
+/// What a turn comes to once the policy has chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Nothing (free actions only).
+    Hold,
+    /// Move to this position.
+    Move { to: i32 },
+    /// Spend the turn aiming.
+    TakeAim { target: usize },
+    /// Move to `to` (walking up, or a charge), then attack.
+    Attack { to: i32, swing: Swing },
+}
+
 /// A whole fight (a [`dice_core::Encounter`]): the scene's combatants played round by round
 /// with a [`Policy`] ([`StandardTactics`] by default).
 ///
@@ -614,16 +905,28 @@ struct Built {
 /// 1. In the first round, Initiative: d10 + PA + MA for each combatant, highest first, ties
 ///    rolled off (L3–4, [`TurnOrder`]). The Turn Order holds for the whole fight (the chapter
 ///    says nothing of rolling it again).
-/// 2. Each combatant still standing, in the Turn Order, takes one turn: one attack (L16–18)
-///    or nothing, the free actions aside (L5–9), which change nothing here. Whoever is out
-///    of the fight when their turn comes does not act; damage takes effect at once.
+/// 2. Each combatant still standing, in the Turn Order, takes one turn (whoever is out of
+///    the fight when their turn comes does not act; damage and moves take effect at once):
+///    - an attack (L16–18): a melee fighter may first walk up to the target, a free action
+///      (L7, L12), and must end within reach (2 m, or the weapon's reach, L17); a shooter
+///      shoots from where they stand at anyone within triple the listed range (L64, PC-A8);
+///    - a charge (L14): a melee fighter in melee with nobody runs at most running speed to
+///      end within reach of the target and makes one attack at +10 (L40);
+///    - a move without an attack: walk, run ("cannot perform another action", L14) or
+///      sprint (no charge, no attack, L15), toward an enemy, stopping within reach;
+///    - spending the round aiming (L54): the next turn's shot at the same target is at +10;
+///    - or nothing.
 /// 3. An attack: Physical Agility + the weapon's Aptitude against TN 50 (L18), with the
-///    weapon's standing modifier, and in melee Outnumbering (+10 per combatant on the
-///    outnumbering side, L41, L66) and ±Difference in Size (L42, L44). The defender rolls the
-///    defence the policy picks (L20–22), or none against a shot they cannot see coming; under
-///    the scene's passive defence their Attribute + Aptitude is deducted instead (L23–26).
-///    Resolution, counter-attacks (losing an opposed melee test by 30 or more, L27–28) and
-///    the +1 damage per 10 points are [`Attack`]'s, under the scene's [`Rules`].
+///    weapon's standing modifier. In melee: Outnumbering (+10 per combatant on the
+///    outnumbering side, counting those within reach of the target and of the attacker,
+///    L41, L66), ±Difference in Size (L42, L44) and the charge. A shot: the range band of
+///    the distance (L51–64, with a listed range), the target's cover while they stand where
+///    they started (L58, L62, L63) and aiming. The defender rolls the defence the policy
+///    picks (L20–22: Dodge; a Melee Aptitude in melee, or against a shot from within their
+///    reach), or none against a shot they cannot see coming; under the scene's passive
+///    defence their Attribute + Aptitude is deducted instead (L23–26). Resolution,
+///    counter-attacks (losing an opposed melee test by 30 or more, L27–28) and the +1 damage
+///    per 10 points are [`Attack`]'s, under the scene's [`Rules`].
 /// 4. A hit rolls its location (or takes the called one) and does the weapon's damage +
 ///    Physical Strength (melee, thrown) or Physical Agility (other ranged) + the bonus +
 ///    the outnumbering damage bonus (L67) − the armour on that location − Physical Fortitude
@@ -631,11 +934,13 @@ struct Built {
 ///    terms, on a location rolled on the attacker; a defender holding only a ranged weapon
 ///    has nothing to hit back with.
 ///
-/// Reach (positions are not kept): melee fighters are engaged with every enemy melee
-/// fighter; shooters stand off, out of melee reach, until no melee fighter of their own
-/// side is standing, when the enemy walks up to them (a free action, L7) and they are in the
-/// melee too. Shots keep the scene's modifier throughout. The fight ends when only one side
-/// has anyone standing.
+/// The fight ends when only one side has anyone standing. Not played: jogging (its only use
+/// is an attack at a penalty, −10 for a shot, L57, and one the charts do not list in melee,
+/// PC-A12; walking up and charging reach further without one), the sprinter's trip roll
+/// (the GM "may require" it and its effect is silent, L15), moving away from an enemy (no
+/// rule covers leaving a melee), facing ("an engaged opponent in the rear", L39) and the
+/// conditions the chapter never inflicts (blind, prone, weather: the weapon's standing
+/// modifier holds them).
 ///
 /// ```
 /// use dice_core::{Encounter, Roll, play};
@@ -656,6 +961,8 @@ pub struct Fight<P = StandardTactics> {
     rules: Rules,
     turn_order: TurnOrder,
     policy: P,
+    /// Whether the combatants start at more than one position (then reports show them).
+    spread: bool,
     cache: Mutex<BTreeMap<Swing, Dist<(i32, i32)>>>,
 }
 
@@ -669,6 +976,7 @@ impl<P: Clone> Clone for Fight<P> {
             rules: self.rules,
             turn_order: self.turn_order.clone(),
             policy: self.policy.clone(),
+            spread: self.spread,
             cache: Mutex::new(BTreeMap::new()),
         }
     }
@@ -691,13 +999,29 @@ fn scene_error(reason: impl Into<String>) -> Error {
     }
 }
 
+/// Checks `0 <= value <= MAX_SCORE`.
+fn check_metres(what: &'static str, value: i32) -> Result<i32, Error> {
+    if (0..=MAX_SCORE).contains(&value) {
+        Ok(value)
+    } else {
+        Err(Error::OutOfRange {
+            what,
+            value: i64::from(value),
+            min: 0,
+            max: i64::from(MAX_SCORE),
+        })
+    }
+}
+
 impl Fight<StandardTactics> {
     /// The fight of `scene` under `rules`, played with [`StandardTactics`].
     ///
     /// # Errors
     /// [`Error::Scene`] for fewer than two sides, more than [`MAX_FIGHTERS`] combatants, a
-    /// Health below 1, a blank name or side; [`Error::OutOfRange`] for a number whose
-    /// magnitude exceeds [`crate::MAX_SCORE`] (or a TN modifier that could).
+    /// Health below 1, a blank name or side, a listed range on a melee weapon or a reach on
+    /// a shooting one; [`Error::OutOfRange`] for a number whose magnitude exceeds
+    /// [`crate::MAX_SCORE`] (or a TN modifier that could), a negative speed or reach, or a
+    /// listed range below 1.
     ///
     /// ```
     /// # use dice_shapers_percentile::{Fight, Rules, Scene};
@@ -755,8 +1079,42 @@ impl<P> Fight<P> {
                 ("weapon damage", c.weapon.damage),
                 ("weapon modifier", c.weapon.modifier),
                 ("armour", c.armour.all),
+                ("position", c.position),
             ] {
                 check_score(what, v)?;
+            }
+            for (what, v) in [
+                ("walking speed", c.speed.walk),
+                ("running speed", c.speed.run),
+                ("sprinting speed", c.speed.sprint),
+            ] {
+                check_metres(what, v)?;
+            }
+            match (c.weapon.kind.is_melee(), c.weapon.range, c.weapon.reach) {
+                (true, Some(_), _) => {
+                    return Err(scene_error(format!(
+                        "{}'s {} is a melee weapon: a listed range is for thrown and ranged weapons",
+                        c.name, c.weapon.name
+                    )));
+                }
+                (false, _, Some(_)) => {
+                    return Err(scene_error(format!(
+                        "{}'s {} shoots: a reach is for melee weapons",
+                        c.name, c.weapon.name
+                    )));
+                }
+                (_, Some(r), _) if !(1..=MAX_SCORE).contains(&r) => {
+                    return Err(Error::OutOfRange {
+                        what: "listed range",
+                        value: i64::from(r),
+                        min: 1,
+                        max: i64::from(MAX_SCORE),
+                    });
+                }
+                (_, _, Some(r)) => {
+                    check_metres("reach", r)?;
+                }
+                _ => {}
             }
             for l in Location::ALL {
                 check_score("armour", c.armour.at(l))?;
@@ -776,6 +1134,10 @@ impl<P> Fight<P> {
                 "a fight needs combatants on at least two sides",
             ));
         }
+        let spread = scene
+            .combatants
+            .windows(2)
+            .any(|w| w[0].position != w[1].position);
         let fight = Fight {
             combatants: scene.combatants.clone(),
             side_of,
@@ -784,16 +1146,25 @@ impl<P> Fight<P> {
             rules: *rules,
             turn_order: TurnOrder::new(initiative)?,
             policy,
+            spread,
             cache: Mutex::new(BTreeMap::new()),
         };
         // Every attack the fight can make must be buildable: check the extremes of the
-        // modifiers (the most and fewest in the melee, a called shot or not).
+        // modifiers (the most and fewest in the melee, a called shot or not, a charge or
+        // not, the worst and best range band with cover and aiming).
+        let worst_shot = RangeBand::Extreme.modifier() + Cover::Heavy.modifier();
+        let best_shot = RangeBand::PointBlank.modifier() + RangedAction::Aiming.row_flat();
         for a in 0..n {
             for t in 0..n {
                 if fight.side_of[a] == fight.side_of[t] {
                     continue;
                 }
                 let big = n as u32;
+                let variants: &[(bool, i32)] = if fight.combatants[a].fights_in_melee() {
+                    &[(false, 0), (true, 0)]
+                } else {
+                    &[(false, worst_shot), (false, best_shot)]
+                };
                 for sides in [(1, 1), (big, 1), (1, big)] {
                     for aim in [Aim::Rolled, Aim::Called(Location::Head)] {
                         let defences = [
@@ -802,13 +1173,17 @@ impl<P> Fight<P> {
                             fight.combatants[t].weapon.parry(),
                         ];
                         for defence in defences {
-                            fight.build(&Swing {
-                                attacker: a,
-                                target: t,
-                                defence,
-                                sides,
-                                aim,
-                            })?;
+                            for &(charge, shot) in variants {
+                                fight.build(&Swing {
+                                    attacker: a,
+                                    target: t,
+                                    defence,
+                                    sides,
+                                    aim,
+                                    charge,
+                                    shot,
+                                })?;
+                            }
                         }
                     }
                 }
@@ -883,17 +1258,22 @@ impl<P> Fight<P> {
         &self.turn_order
     }
 
-    /// A state for a person: each combatant's name and Health, and the Turn Order.
+    /// A state for a person: each combatant's name, Health and (when the scene spreads them
+    /// out) position, who is aiming at whom, and the Turn Order.
     ///
     /// ```
     /// # use dice_core::Encounter;
     /// # use dice_shapers_percentile::{Fight, Rules, Scene};
     /// let f = Fight::new(&Scene::duel(), &Rules::default())?;
-    /// assert_eq!(f.describe(&f.start()), "Ada 30, Bram 24, the ogre 50; Initiative not rolled");
+    /// assert_eq!(
+    ///     f.describe(&f.start()),
+    ///     "Ada 30 at 25 m, Bram 24 at 0 m, the ogre 50 at 35 m; Initiative not rolled"
+    /// );
     /// # Ok::<(), dice_shapers_percentile::Error>(())
     /// ```
     pub fn describe(&self, state: &FightState) -> String {
         let mut out = String::new();
+        let name = |i: usize| self.combatants.get(i).map_or("?", |c| c.name.as_str());
         for (i, c) in self.combatants.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
@@ -903,19 +1283,25 @@ impl<P> Fight<P> {
                 out.push_str(&format!("{} out of the fight", c.name));
             } else {
                 out.push_str(&format!("{} {h}", c.name));
+                if self.spread {
+                    let at = state.position.get(i).copied().unwrap_or(0);
+                    out.push_str(&format!(" at {at} m"));
+                }
             }
+        }
+        for &(s, t) in &state.aiming {
+            out.push_str(&format!(
+                "; {} aiming at {}",
+                name(usize::from(s)),
+                name(usize::from(t))
+            ));
         }
         if self.winner(state).is_some() {
             // Over: no Turn Order to show.
         } else if state.order.is_empty() {
             out.push_str("; Initiative not rolled");
         } else {
-            let names: Vec<&str> = state
-                .order
-                .iter()
-                .filter_map(|&i| self.combatants.get(usize::from(i)))
-                .map(|c| c.name.as_str())
-                .collect();
+            let names: Vec<&str> = state.order.iter().map(|&i| name(usize::from(i))).collect();
             out.push_str("; order ");
             out.push_str(&names.join(", "));
         }
@@ -936,34 +1322,78 @@ impl<P> Fight<P> {
         format!("{side} {}", if plural { "win" } else { "wins" })
     }
 
-    /// Whether `who` is in the melee: standing, and holding a melee weapon or left with no
-    /// melee fighter of their own side standing to keep the enemy off.
-    fn in_melee(&self, state: &FightState, who: usize) -> bool {
-        if state.is_down(who) {
-            return false;
-        }
-        self.combatants[who].fights_in_melee()
-            || !(0..self.combatants.len()).any(|k| {
-                self.side_of[k] == self.side_of[who]
-                    && !state.is_down(k)
-                    && self.combatants[k].fights_in_melee()
-            })
+    /// Whether `m` stands within their reach of `t` ("in melee", L17).
+    fn threatens(&self, state: &FightState, m: usize, t: usize) -> bool {
+        !state.is_down(m) && state.distance(m, t) <= self.combatants[m].weapon.reach()
     }
 
-    /// The actions open to `who` on their turn: hold, or attack an enemy within reach
-    /// (anyone standing for a shot; one in the melee for a melee weapon), with the location
-    /// rolled or called.
+    /// Whether `who` is in melee with a standing enemy: within their reach, or within the
+    /// enemy's.
+    fn engaged(&self, state: &FightState, who: usize) -> bool {
+        (0..self.combatants.len()).any(|e| {
+            self.side_of[e] != self.side_of[who]
+                && !state.is_down(e)
+                && (self.threatens(state, who, e) || self.threatens(state, e, who))
+        })
+    }
+
+    /// The modifier a shot by `a` at `t` takes from where they stand: the range band of the
+    /// distance (with a listed range) and the target's cover while they stand where they
+    /// started; `None` beyond triple the listed range (PC-A8).
+    fn shot_modifier(&self, state: &FightState, a: usize, t: usize) -> Option<i32> {
+        let band = match self.combatants[a].weapon.range {
+            Some(listed) => {
+                let d = f64::from(state.distance(a, t));
+                RangeBand::from_distance(d, f64::from(listed))
+                    .ok()
+                    .flatten()?
+                    .modifier()
+            }
+            None => 0,
+        };
+        let target = &self.combatants[t];
+        let cover = match target.cover {
+            Some(c) if state.position.get(t) == Some(&target.position) => c.modifier(),
+            _ => 0,
+        };
+        Some(band + cover)
+    }
+
+    /// Where `who` ends after moving at most `speed` metres toward `t`, stopping once within
+    /// reach.
+    fn approach(&self, state: &FightState, who: usize, t: usize, speed: i32) -> i32 {
+        let at = |i: usize| state.position.get(i).copied().unwrap_or(0);
+        let (x, y) = (at(who), at(t));
+        let gap = (y - x).abs() - self.combatants[who].weapon.reach();
+        if gap <= 0 || speed <= 0 {
+            return x;
+        }
+        x + speed.min(gap) * (y - x).signum()
+    }
+
+    /// The actions open to `who` on their turn: hold; attack an enemy within reach after a
+    /// walk (melee) or within triple the listed range (a shot); charge an enemy within
+    /// running speed + reach when in melee with nobody; take aim at an enemy they could
+    /// shoot; walk, run or sprint toward an enemy out of reach (at the paces they have).
+    /// Attacks and charges come with the location rolled or called.
     ///
     /// ```
     /// # use dice_core::Encounter;
-    /// # use dice_shapers_percentile::{Action, Aim, Fight, FightState, Rules, Scene};
+    /// # use dice_shapers_percentile::{Action, Aim, Fight, FightState, Movement, Rules, Scene};
     /// let f = Fight::new(&Scene::duel(), &Rules::default())?;
-    /// let s = FightState { health: vec![30, 24, 50], order: vec![0, 1, 2] };
-    /// // The ogre cannot reach Bram while Ada stands.
-    /// let open = f.turn_actions(&s, 2);
+    /// let start = FightState { order: vec![0, 1, 2], ..f.start() };
+    /// // Ada, 10 m from the ogre, may charge him, but not walk up and attack.
+    /// let open = f.turn_actions(&start, 0);
+    /// assert!(open.contains(&Action::Charge { target: 2, aim: Aim::Rolled }));
+    /// assert!(!open.contains(&Action::Attack { target: 2, aim: Aim::Rolled }));
+    /// assert!(open.contains(&Action::Move { toward: 2, pace: Movement::Sprint }));
+    /// // Once she stands 2 m from him, the ogre cannot reach Bram, 35 m off.
+    /// let engaged = FightState { position: vec![33, 0, 35], ..start.clone() };
+    /// let open = f.turn_actions(&engaged, 2);
     /// assert!(open.contains(&Action::Attack { target: 0, aim: Aim::Rolled }));
-    /// assert!(!open.iter().any(|a| matches!(a, Action::Attack { target: 1, .. })));
-    /// assert_eq!(f.turn_actions(&FightState { health: vec![0, 24, 50], order: vec![1, 2] }, 0), vec![]);
+    /// assert!(!open.iter().any(|a| matches!(a, Action::Attack { target: 1, .. } | Action::Charge { .. })));
+    /// let ada_down = FightState { health: vec![0, 24, 50], ..engaged };
+    /// assert_eq!(f.turn_actions(&ada_down, 0), vec![]);
     /// # Ok::<(), dice_shapers_percentile::Error>(())
     /// ```
     pub fn turn_actions(&self, state: &FightState, who: usize) -> Vec<Action> {
@@ -971,42 +1401,61 @@ impl<P> Fight<P> {
             return Vec::new();
         }
         let mut open = vec![Action::Hold];
-        let melee = self.combatants[who].fights_in_melee();
+        let me = &self.combatants[who];
+        let melee = me.fights_in_melee();
+        let reach = me.weapon.reach();
+        let engaged = self.engaged(state, who);
+        let called = |open: &mut Vec<Action>, make: &dyn Fn(Aim) -> Action| {
+            open.push(make(Aim::Rolled));
+            for l in Location::ALL {
+                open.push(make(Aim::Called(l)));
+            }
+        };
         for t in 0..self.combatants.len() {
             if self.side_of[t] == self.side_of[who] || state.is_down(t) {
                 continue;
             }
-            if melee && !self.in_melee(state, t) {
-                continue;
+            let d = state.distance(who, t);
+            if melee {
+                if d <= reach + me.speed.walk {
+                    called(&mut open, &|aim| Action::Attack { target: t, aim });
+                }
+                if !engaged && me.speed.run > 0 && d > reach && d <= reach + me.speed.run {
+                    called(&mut open, &|aim| Action::Charge { target: t, aim });
+                }
+            } else if self.shot_modifier(state, who, t).is_some() {
+                called(&mut open, &|aim| Action::Attack { target: t, aim });
+                open.push(Action::TakeAim { target: t });
             }
-            open.push(Action::Attack {
-                target: t,
-                aim: Aim::Rolled,
-            });
-            for l in Location::ALL {
-                open.push(Action::Attack {
-                    target: t,
-                    aim: Aim::Called(l),
-                });
+            if d > reach {
+                for pace in [Movement::Walk, Movement::Run, Movement::Sprint] {
+                    if me.speed.of(pace) > 0 {
+                        open.push(Action::Move { toward: t, pace });
+                    }
+                }
             }
         }
         open
     }
 
-    /// The defences open to `target` against an attack by `attacker`: Physical Agility +
-    /// Dodge, or + the Melee Aptitude of a melee weapon in melee, as L21–22 allow (empty:
-    /// the attack is unopposed).
+    /// The defences open to `target` against an attack by `attacker` from where they stand
+    /// in `state`: Physical Agility + Dodge, or + the Melee Aptitude of a melee weapon in
+    /// melee or against a shot from within reach, as L21–22 allow (empty: the attack is
+    /// unopposed).
     ///
     /// ```
+    /// # use dice_core::Encounter;
     /// # use dice_shapers_percentile::{Action, DefenceAptitude, Fight, Rules, Scene};
     /// let f = Fight::new(&Scene::duel(), &Rules::default())?;
     /// // The ogre against Ada's axe: Dodge (TN 56) or Melee (Unarmed) (TN 71).
-    /// let open = f.defences(0, 2);
+    /// let open = f.defences(&f.start(), 0, 2);
     /// assert_eq!(open.len(), 2);
     /// assert!(open.contains(&Action::Defend { with: DefenceAptitude::MeleeUnarmed, tn: 71 }));
+    /// // Against Bram's arrow from 35 m, only Dodge.
+    /// assert_eq!(f.defences(&f.start(), 1, 2), vec![Action::Defend { with: DefenceAptitude::Dodge, tn: 56 }]);
     /// # Ok::<(), dice_shapers_percentile::Error>(())
     /// ```
-    pub fn defences(&self, attacker: usize, target: usize) -> Vec<Action> {
+    pub fn defences(&self, state: &FightState, attacker: usize, target: usize) -> Vec<Action> {
         let (Some(a), Some(d)) = (self.combatants.get(attacker), self.combatants.get(target))
         else {
             return Vec::new();
@@ -1016,9 +1465,10 @@ impl<P> Fight<P> {
             target: d.size,
         });
         let kind = a.weapon.kind;
+        let close = self.threatens(state, target, attacker);
         let mut open = Vec::new();
         let mut offer = |with: DefenceAptitude, aptitude: i32| {
-            if defence_allowed(with, kind, d.sees_shots_coming, false, sizes) {
+            if defence_allowed(with, kind, d.sees_shots_coming, close, sizes) {
                 let tn =
                     Test::new(d.physical_agility, aptitude, 0, &self.rules).map_or(0, |t| t.tn());
                 open.push(Action::Defend { with, tn });
@@ -1031,18 +1481,23 @@ impl<P> Fight<P> {
         open
     }
 
-    /// The combatants in the melee on each side of an attack by `attacker` on `target`.
+    /// The combatants in the melee on each side of a melee attack by `attacker` on `target`:
+    /// those of the attacker's side within reach of the target, and those of the target's
+    /// side within reach of the attacker.
     fn melee_sides(&self, state: &FightState, attacker: usize, target: usize) -> (u32, u32) {
         if !self.combatants[attacker].fights_in_melee() {
             return (1, 1);
         }
-        let count = |side: usize| {
+        let count = |side: usize, near: usize| {
             (0..self.combatants.len())
-                .filter(|&k| self.side_of[k] == side && self.in_melee(state, k))
+                .filter(|&k| self.side_of[k] == side && self.threatens(state, k, near))
                 .count()
                 .max(1) as u32
         };
-        (count(self.side_of[attacker]), count(self.side_of[target]))
+        (
+            count(self.side_of[attacker], target),
+            count(self.side_of[target], attacker),
+        )
     }
 
     /// Builds the attack and its damage.
@@ -1054,6 +1509,7 @@ impl<P> Fight<P> {
         let outnumbering = Outnumbering::new(s.sides.0, s.sides.1)?;
         let modifier = if kind.is_melee() {
             MeleeSituation {
+                charging: s.charge,
                 outnumbering: Some(outnumbering),
                 sizes: Some(Sizes {
                     attacker: a.size,
@@ -1065,7 +1521,7 @@ impl<P> Fight<P> {
             }
             .total(rules)?
         } else {
-            check_score("modifier", a.weapon.modifier + s.aim.modifier())?
+            check_score("modifier", a.weapon.modifier + s.aim.modifier() + s.shot)?
         };
         let test = Test::new(a.physical_agility, a.weapon.aptitude, modifier, rules)?;
         let defence = match s.defence {
@@ -1201,41 +1657,93 @@ impl<P> Fight<P> {
         standing.all(|s| s == first).then_some(first)
     }
 
-    /// Drops those out of the fight from the Turn Order; a final state keeps none.
+    /// Drops those out of the fight from the Turn Order, and aims at or by them; a final
+    /// state keeps no Turn Order and no aim.
     fn settle(&self, mut state: FightState) -> FightState {
         if self.winner(&state).is_some() {
             state.order.clear();
+            state.aiming.clear();
         } else {
             let h = &state.health;
-            state
-                .order
-                .retain(|&i| h.get(usize::from(i)).is_some_and(|&x| x > 0));
+            let up = |i: u8| h.get(usize::from(i)).is_some_and(|&x| x > 0);
+            state.order.retain(|&i| up(i));
+            state.aiming.retain(|&(s, t)| up(s) && up(t));
         }
         state
     }
 }
 
 impl<P: Policy<FightState, Action>> Fight<P> {
-    /// The attack `who` makes on their turn in `state`, if any: the policy's choice among
-    /// [`Fight::turn_actions`] (a choice not offered is no action), then the target's
-    /// defence among [`Fight::defences`].
-    fn swing(&self, state: &FightState, who: usize) -> Option<Swing> {
+    /// What `who`'s turn in `state` comes to: the policy's choice among
+    /// [`Fight::turn_actions`] (a choice not offered is no action), and for an attack the
+    /// move before it and the target's defence among [`Fight::defences`].
+    fn plan(&self, state: &FightState, who: usize) -> Plan {
         if state.is_down(who) || self.winner(state).is_some() {
-            return None;
+            return Plan::Hold;
         }
         let open = self.turn_actions(state, who);
         let choice = self.policy.choose(state, who, &open);
         if !open.contains(&choice) {
-            return None;
+            return Plan::Hold;
         }
-        let Action::Attack { target, aim } = choice else {
-            return None;
+        let speed = self.combatants[who].speed;
+        match choice {
+            Action::Attack { target, aim } => self.attack_plan(state, who, target, aim, false),
+            Action::Charge { target, aim } => self.attack_plan(state, who, target, aim, true),
+            Action::Move { toward, pace } => Plan::Move {
+                to: self.approach(state, who, toward, speed.of(pace)),
+            },
+            Action::TakeAim { target } => Plan::TakeAim { target },
+            Action::Hold | Action::Defend { .. } => Plan::Hold,
+        }
+    }
+
+    /// An attack (or a charge) by `who` on `target`: the move first, then the swing as it
+    /// stands after the move.
+    fn attack_plan(
+        &self,
+        state: &FightState,
+        who: usize,
+        target: usize,
+        aim: Aim,
+        charge: bool,
+    ) -> Plan {
+        let me = &self.combatants[who];
+        let melee = me.fights_in_melee();
+        let here = state.position.get(who).copied().unwrap_or(0);
+        let to = if melee {
+            let pace = if charge {
+                Movement::Run
+            } else {
+                Movement::Walk
+            };
+            self.approach(state, who, target, me.speed.of(pace))
+        } else {
+            here
         };
-        let defences = self.defences(who, target);
+        let mut moved = state.clone();
+        if let Some(p) = moved.position.get_mut(who) {
+            *p = to;
+        }
+        let shot = if melee {
+            0
+        } else {
+            let aimed = state
+                .aiming
+                .iter()
+                .any(|&(s, t)| usize::from(s) == who && usize::from(t) == target);
+            self.shot_modifier(&moved, who, target).unwrap_or(0)
+                + if aimed {
+                    RangedAction::Aiming.row_flat()
+                } else {
+                    0
+                }
+        };
+        let defences = self.defences(&moved, who, target);
         let defence = if defences.is_empty() {
             None
         } else {
-            match self.policy.choose(state, target, &defences) {
+            match self.policy.choose(&moved, target, &defences) {
                 Action::Defend { with, tn } if defences.contains(&Action::Defend { with, tn }) => {
                     Some(with)
                 }
@@ -1246,47 +1754,47 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                 },
             }
         };
-        Some(Swing {
-            attacker: who,
-            target,
-            defence,
-            sides: self.melee_sides(state, who, target),
-            aim,
-        })
+        Plan::Attack {
+            to,
+            swing: Swing {
+                attacker: who,
+                target,
+                defence,
+                sides: self.melee_sides(&moved, who, target),
+                aim,
+                charge,
+                shot,
+            },
+        }
     }
 
-    /// The exact law of the Health after `who`'s turn (the Turn Order is the round's).
-    fn turn_law(&self, health: &Healths, order: &[u8], who: usize) -> Result<Dist<Healths>, Error> {
+    /// The exact law of the board after `who`'s turn (the Turn Order is the round's).
+    fn turn_law(&self, board: &Board, order: &[u8], who: usize) -> Result<Dist<Board>, Error> {
         // The policy sees the whole state; the Turn Order does not change within a round.
-        let state = FightState {
-            health: health.as_slice().to_vec(),
-            order: order.to_vec(),
+        let state = board.state(order);
+        let plan = self.plan(&state, who);
+        let mut next = board.clone();
+        next.apply(who, &plan);
+        let Plan::Attack { swing, .. } = plan else {
+            return Ok(Dist::certain(next));
         };
-        let Some(s) = self.swing(&state, who) else {
-            return Ok(Dist::certain(health.clone()));
-        };
-        self.with_damage_law(&s, |law| {
+        self.with_damage_law(&swing, |law| {
             law.map(|&(to_target, to_attacker)| {
-                let mut next = health.clone();
-                next.hurt(s.target, to_target);
-                next.hurt(s.attacker, to_attacker);
-                next
+                let mut b = next.clone();
+                b.hurt(swing.target, to_target);
+                b.hurt(swing.attacker, to_attacker);
+                b
             })
         })
     }
 
     /// The exact law of the rest of a round whose Turn Order is set.
     fn turns_law(&self, state: &FightState) -> Result<Dist<FightState>, Error> {
-        let mut law = Dist::certain(Healths::new(&state.health));
+        let mut law = Dist::certain(Board::new(state));
         for &who in &state.order {
-            law = law.and_then(|h| self.turn_law(h, &state.order, usize::from(who)))?;
+            law = law.and_then(|b| self.turn_law(b, &state.order, usize::from(who)))?;
         }
-        Ok(law.map(|h| {
-            self.settle(FightState {
-                health: h.as_slice().to_vec(),
-                order: state.order.clone(),
-            })
-        }))
+        Ok(law.map(|b| self.settle(b.state(&state.order))))
     }
 
     /// The exact law of one round from `state` (Initiative first, in the first round), in
@@ -1327,6 +1835,8 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
         FightState {
             health: self.combatants.iter().map(|c| c.health).collect(),
             order: Vec::new(),
+            position: self.combatants.iter().map(|c| c.position).collect(),
+            aiming: Vec::new(),
         }
     }
 
@@ -1355,9 +1865,9 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
     }
 
     fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
-        let mut s = state.clone();
-        if s.order.is_empty() {
-            s.order = self
+        let mut order = state.order.clone();
+        if order.is_empty() {
+            order = self
                 .turn_order
                 .roll(rng)
                 .0
@@ -1365,14 +1875,17 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
                 .map(|&i| i as u8)
                 .collect();
         }
-        let order = s.order.clone();
-        for who in order {
-            if let Some(swing) = self.swing(&s, usize::from(who)) {
+        let mut board = Board::new(state);
+        for &who in &order {
+            let who = usize::from(who);
+            let plan = self.plan(&board.state(&order), who);
+            board.apply(who, &plan);
+            if let Plan::Attack { swing, .. } = plan {
                 let (to_target, to_attacker) = self.roll_damage(&swing, rng);
-                s.hurt(swing.target, to_target);
-                s.hurt(swing.attacker, to_attacker);
+                board.hurt(swing.target, to_target);
+                board.hurt(swing.attacker, to_attacker);
             }
         }
-        self.settle(s)
+        self.settle(board.state(&order))
     }
 }

@@ -69,7 +69,7 @@
 //! | PC-R15 damage | L69–73 | [`Damage`], [`damage_bonus`], [`AttackKind`] |
 //! | PC-R16 optional lethal damage | L74–75 | [`Rules::lethal`] |
 //! | PC-R17 hit location | L76–85 | [`HitLocation`], [`Location`], [`HIT_LOCATIONS`], [`Aim`] |
-//! | whole fights (issue 16): Health, Turn Order, one attack a turn, reach, counter-attacks, armour by hit location | L3–4, L16–28, L65–85 | [`Fight`], [`Scene`], [`Combatant`], [`FightState`], [`StandardTactics`] |
+//! | whole fights (issue 16): Health, Turn Order, positions, walking up, running, charging, sprinting, reach, one attack a turn, aiming, range bands, cover, counter-attacks, armour by hit location | L3–28, L40, L51–85 | [`Fight`], [`Scene`], [`Combatant`], [`Speed`], [`FightState`], [`StandardTactics`] |
 //!
 //! ## Rulings (every one a field of [`Rules`]; `Rules::default()` is the ruling)
 //!
@@ -129,8 +129,8 @@ pub use d100::{AVERAGE_TN, Test, TestResult};
 pub use damage::{AttackKind, Damage, damage_bonus};
 pub use dreamscape::{Attributes, DreamEntry, Triad, dreamscape_attribute};
 pub use encounter::{
-    Action, Armour, Combatant, Fight, FightState, MAX_FIGHTERS, Scene, StandardTactics, Victory,
-    Weapon,
+    Action, Armour, Combatant, Fight, FightState, MAX_FIGHTERS, Scene, Speed, StandardTactics,
+    Victory, Weapon,
 };
 pub use error::{Error, MAX_SCORE};
 pub use initiative::{Initiative, MAX_EXACT_COMBATANTS, Order, Ranking, TurnOrder};

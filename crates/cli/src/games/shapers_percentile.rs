@@ -79,6 +79,41 @@ by playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal
         after_help = "Examples:\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --seed 1\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --odds\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --monte-carlo --trials 20000"
     )]
     Fight(super::fight::FightArgs),
+    /// Initiative: d10 + Physical Agility + Mental Agility.
+    #[command(
+        long_about = "Initiative: a d10 plus the character's Physical Agility and Mental \
+Agility; the highest acts first.",
+        after_help = "Examples:\n  dice shapers-percentile initiative --pa 12 --ma 9 --odds\n  dice shapers-percentile initiative --pa 12 --ma 9"
+    )]
+    Initiative(PercentileInitiativeArgs),
+    /// The hit location of a blow: a d100 on the location table.
+    #[command(
+        long_about = "The hit location of a blow that lands: a d100 on the location table \
+(head, torso, arms, legs). A called shot (−20 to the attack's TN) hits the location called \
+and needs no roll.",
+        after_help = "Examples:\n  dice shapers-percentile hit-location --odds\n  dice shapers-percentile hit-location --seed 5"
+    )]
+    HitLocation(HitLocationArgs),
+}
+
+/// `initiative`.
+#[derive(Debug, clap::Args)]
+pub struct PercentileInitiativeArgs {
+    /// Physical Agility.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub pa: i32,
+    /// Mental Agility.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub ma: i32,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `hit-location`.
+#[derive(Debug, clap::Args)]
+pub struct HitLocationArgs {
+    #[command(flatten)]
+    pub odds: OddsFlag,
 }
 
 /// A test's terms.
@@ -178,6 +213,27 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Test(a) => test(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
         RollKind::Fight(a) => fight(&a, &rules, ctx),
+        RollKind::Initiative(a) => {
+            let init = dice_shapers_percentile::Initiative::new(a.pa, a.ma)?;
+            super::numeric_mechanic(
+                "shapers-percentile initiative",
+                format!("initiative: d10 + PA {} + MA {}", a.pa, a.ma),
+                &init,
+                &a.odds,
+                ctx,
+                vec![("pa", json!(a.pa)), ("ma", json!(a.ma))],
+                |o, _| o,
+            )
+        }
+        RollKind::HitLocation(a) => super::named_mechanic(
+            "shapers-percentile hit-location",
+            "hit location (d100 on the location table)".to_owned(),
+            &dice_shapers_percentile::HitLocation,
+            &a.odds,
+            ctx,
+            Vec::new(),
+            |o, _| o,
+        ),
     }
 }
 
