@@ -80,8 +80,79 @@ fn exact(c: &mut Criterion) {
     // Not a target: 50d100, a wide sum.
     let d100x50 = sum(pool(50, Die::D100), Keep::All);
     g.bench_function("50d100", |b| b.iter(|| black_box(&d100x50).distribution()));
+    // Keep/drop among the dice explosions add (issue 17): 10d10!kh5, untruncated (about
+    // 0.1 ms when it was added; icepool's explode_to_pool at depth 30 takes seconds).
+    let kh5 = sum(
+        pool(10, Die::D10)
+            .exploding(Explode::new(Comparison::Exactly(10)))
+            .expect("valid"),
+        Keep::Highest(5),
+    );
+    g.bench_function("10d10_explode_keep_5", |b| {
+        b.iter(|| black_box(&kh5).distribution())
+    });
     g.finish();
 }
 
-criterion_group!(benches, exact);
+/// The workloads of issue 20 (exact laws where the algorithm's exponent or constant was the
+/// problem), with the goal each was given: docs/performance.md has the medians.
+fn exact_large(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exact_large");
+    g.sample_size(10);
+    // Goal ≤ 3 ms for 40v40, growth ≤ N^3.5 (icepool with its cache warm: 3.7 ms).
+    for n in [10, 20, 40] {
+        let fight = Blocking::new(
+            SuccessPool::new(pool(n, Die::D6), Comparison::AtLeast(1)),
+            pool(n, Die::D6),
+            BlockRule::AtLeast,
+        );
+        g.bench_function(format!("blocking_{n}v{n}_d6"), |b| {
+            b.iter(|| black_box(&fight).distribution())
+        });
+    }
+    // The strict rule takes the same program: 40v40 under `>`.
+    let strict = Blocking::new(
+        SuccessPool::new(pool(40, Die::D6), Comparison::AtLeast(2)),
+        pool(40, Die::D6),
+        BlockRule::Strict,
+    );
+    g.bench_function("blocking_40v40_d6_strict", |b| {
+        b.iter(|| black_box(&strict).distribution())
+    });
+    // Goal ≤ 16 ms for 100d100 kh50 (icepool warm: 16 ms).
+    for (n, k) in [(50, 25), (100, 50)] {
+        let keep = sum(pool(n, Die::D100), Keep::Highest(k));
+        g.bench_function(format!("{n}d100_keep_highest_{k}"), |b| {
+            b.iter(|| black_box(&keep).distribution())
+        });
+    }
+    // Goal ≤ 50 ms for 10000d6.
+    for (n, die) in [(10_000, Die::D6), (1000, Die::D100)] {
+        let total = sum(pool(n, die), Keep::All);
+        g.bench_function(format!("{n}d{}", die.sides()), |b| {
+            b.iter(|| black_box(&total).distribution())
+        });
+    }
+    // Listing sized to the tail bound (icepool: killed at 8.5 GB).
+    let counted = exploding_d10_successes(1000);
+    g.bench_function("1000d10_explode10_count_ge8", |b| {
+        b.iter(|| black_box(&counted).distribution())
+    });
+    let counted = exploding_d10_successes(3000);
+    g.bench_function("3000d10_explode10_count_ge8", |b| {
+        b.iter(|| black_box(&counted).distribution())
+    });
+    let exploding = sum(
+        pool(500, Die::D6)
+            .exploding(Explode::new(Comparison::Exactly(6)))
+            .expect("valid"),
+        Keep::All,
+    );
+    g.bench_function("500d6_explode6", |b| {
+        b.iter(|| black_box(&exploding).distribution())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, exact, exact_large);
 criterion_main!(benches);

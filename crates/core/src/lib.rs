@@ -39,6 +39,7 @@
 //! | a die, d2 … d1000 | [`Die`] |
 //! | a pool, mixed sources, exploding or compounding dice | [`Pool`], [`Source`], [`Explode`] |
 //! | keep/drop, sum with a modifier | [`Sum`], [`Keep`] |
+//! | unique dice (rpg-dice-roller's `u`, `uo`) | [`Unique`] |
 //! | total against a target, three outcomes | [`VersusTarget`], [`Versus`] |
 //! | success counting, criticals alongside | [`SuccessPool`], [`Comparison`], [`Tally`] |
 //! | streaks (flukes, damage streaks) | [`Streak`], [`FaceSet`] |
@@ -73,13 +74,16 @@ mod dist;
 mod encounter;
 mod error;
 mod faces;
+mod keep_exploding;
 mod opposed;
+mod penetrate;
 mod pool;
 mod record;
 mod roll_off;
 mod streak;
 mod success;
 mod sum;
+mod unique;
 
 use core::fmt::{Debug, Display};
 use core::hash::Hash;
@@ -90,7 +94,8 @@ pub use rand::Rng;
 pub use die::{Die, MAX_SIDES, MIN_SIDES};
 pub use dist::{Dist, Numeric, binomial_pmf};
 pub use encounter::{
-    Encounter, EncounterLimits, EndLaw, Ending, PlayOut, Played, Policy, end_law, play,
+    Encounter, EncounterLimits, EndLaw, Ending, PlayOut, Played, Policy, end_law,
+    never_ending_states, play,
 };
 pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
@@ -107,6 +112,7 @@ pub use roll_off::{MAX_ROLL_OFF_ORDERS, RollOffError, fair_roll_off_orders, rank
 pub use streak::{Streak, StreakRoll};
 pub use success::{SuccessPool, Tally};
 pub use sum::{Keep, Sum, Versus, VersusTarget};
+pub use unique::{UNIQUE_MAX_EXACT_SIDES, UNIQUE_MAX_REROLLS, Unique};
 
 /// Something that can be rolled with an RNG and yields an outcome: the one trait every
 /// mechanic shares, and the only one Monte Carlo and the command-line tool need.
@@ -174,8 +180,10 @@ pub trait RollDetailed: Roll {
     }
 }
 
-/// The largest amount of work (multiply-adds, roughly) an exact distribution may take before
-/// it returns [`Error::TooComplex`] instead: about a few seconds on one core.
+/// The largest amount of work an exact distribution may take before it returns
+/// [`Error::TooComplex`] instead. Work is counted in budget units of about a nanosecond of one
+/// core each, every algorithm's estimate scaled by a constant measured with the criterion
+/// benches (docs/performance.md, "Cost model"), so this limit is about ten seconds.
 pub const MAX_EXACT_WORK: u64 = 10_000_000_000;
 
 /// A mechanic whose outcome distribution can be computed exactly: the answer to "what are my

@@ -417,7 +417,10 @@ impl SuccessPool {
                 }
                 Ok((law, 0.0))
             }
-            Some(e) if e.mode() == ExplodeMode::Compound => {
+            Some(e) if e.mode() == ExplodeMode::Penetrate => {
+                crate::penetrate::count_law(pool.parts(), e, self.success, tol)
+            }
+            Some(e) if !e.mode().adds_dice() => {
                 // The tail of a die's value law lies above every threshold, so whether it
                 // passes is known: the success chance is exact.
                 let mut law = Dense::certain(0);
@@ -507,11 +510,17 @@ impl SuccessPool {
         // Untruncated: list counts 0..len with their survival function, raising len until
         // the rest weighs at most tol. One die: gⱼ = g₁·rʲ⁻¹ for j ≥ 1 with r = c/(1 − d),
         // so P(count > j) = g₁·rʲ/(1 − r), and 1 − r = (a + b)/(a + b + c).
-        let mut len = 16usize.max(4 * n as usize);
+        // Start where the Chernoff bound says the rest weighs at most tol.
+        let mut len = crate::pool::exploding_count_len(&abcd, tol)
+            .map_or(16usize.max(4 * n as usize), |l| l.clamp(16, 1 << 22));
         loop {
             check_work(
                 "an exploding success count",
-                (len * len) as f64 * 64.0 * abcd.len() as f64,
+                (len * len) as f64
+                    * crate::sum::TAILED_COST
+                    * 2.0
+                    * f64::from(33 - n.leading_zeros())
+                    * abcd.len() as f64,
             )?;
             let mut law = Tailed::zero(len);
             for &(count, a, b, c, _d) in &abcd {

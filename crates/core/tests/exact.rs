@@ -429,7 +429,7 @@ fn sum_of_no_dice_is_the_modifier() {
 }
 
 #[test]
-fn keep_over_mixed_dice_or_additional_explosions_is_unsupported() {
+fn keep_over_mixed_dice_is_unsupported() {
     let mixed = pool(2, Die::D6)
         .with_dice(1, Die::D10, Source::Bonus)
         .unwrap();
@@ -437,13 +437,12 @@ fn keep_over_mixed_dice_or_additional_explosions_is_unsupported() {
         sum(mixed, Keep::Highest(2), 0).distribution(),
         Err(Error::Unsupported { .. })
     ));
+    // Keep/drop with additional explosions has a law since issue 17 (tested below against
+    // enumerated chains).
     let exploding = pool(3, Die::D6)
         .exploding(Explode::new(Comparison::Exactly(6)))
         .unwrap();
-    assert!(matches!(
-        sum(exploding, Keep::Highest(2), 0).distribution(),
-        Err(Error::Unsupported { .. })
-    ));
+    assert!(sum(exploding, Keep::Highest(2), 0).distribution().is_ok());
 }
 
 #[test]
@@ -592,6 +591,249 @@ fn blocking_against_brute_force_matching() {
         check_blocking(4, 6, 2, 8, 2, strict);
         check_blocking(2, 8, 3, 6, 3, strict);
         check_blocking(3, 6, 0, 6, 4, strict);
+    }
+}
+
+/// Blocking by the face counts of each side (every composition of the dice over the faces, with
+/// its multinomial chance) and the Hall formula `max(0, maxₜ(Hₜ − Dₜ))` written out: a
+/// reference for pools too large to enumerate roll by roll.
+fn blocking_by_face_counts(
+    na: u32,
+    nd: u32,
+    sides: u32,
+    hits: impl Fn(u32) -> bool,
+    strict: bool,
+) -> BTreeMap<u32, f64> {
+    fn compositions(n: u32, parts: usize) -> Vec<Vec<u32>> {
+        if parts == 1 {
+            return vec![vec![n]];
+        }
+        let mut out = Vec::new();
+        for first in 0..=n {
+            for mut rest in compositions(n - first, parts - 1) {
+                rest.insert(0, first);
+                out.push(rest);
+            }
+        }
+        out
+    }
+    // The multinomial coefficients in integers: rolls are counted exactly, and divided by
+    // the number of rolls once at the end (summing a million f64 chances would round).
+    let count = |c: &[u32]| {
+        let mut coef: u128 = 1;
+        let mut placed = 0u128;
+        for &x in c {
+            for i in 1..=u128::from(x) {
+                placed += 1;
+                coef = coef * placed / i;
+            }
+        }
+        coef
+    };
+    let (a_all, d_all) = (
+        compositions(na, sides as usize),
+        compositions(nd, sides as usize),
+    );
+    let d_weights: Vec<u128> = d_all.iter().map(|c| count(c)).collect();
+    let mut rolls: BTreeMap<u32, u128> = BTreeMap::new();
+    for a in &a_all {
+        let pa = count(a);
+        for (d, pd) in d_all.iter().zip(&d_weights) {
+            let mut worst = 0i64;
+            for t in 1..=sides {
+                // Hits showing t or more; blockers showing t or more (more than t when strict).
+                let h: i64 = (t..=sides)
+                    .filter(|&f| hits(f))
+                    .map(|f| i64::from(a[f as usize - 1]))
+                    .sum();
+                let from = if strict { t + 1 } else { t };
+                let b: i64 = (from..=sides).map(|f| i64::from(d[f as usize - 1])).sum();
+                worst = worst.max(h - b);
+            }
+            *rolls.entry(worst as u32).or_insert(0) += pa * pd;
+        }
+    }
+    let all = f64::from(sides).powi((na + nd) as i32);
+    rolls
+        .into_iter()
+        .map(|(u, c)| (u, c as f64 / all))
+        .collect()
+}
+
+#[test]
+fn blocking_of_larger_pools_against_face_counts() {
+    // ≥ tests (the threshold program) and other tests (the general one), both rules.
+    let cases: [(u32, u32, Comparison, fn(u32) -> bool); 4] = [
+        (7, 7, Comparison::AtLeast(3), |f| f >= 3),
+        (8, 5, Comparison::AtLeast(1), |_| true),
+        (5, 8, Comparison::AtLeast(6), |f| f >= 6),
+        (6, 6, Comparison::AtMost(4), |f| f <= 4),
+    ];
+    for (na, nd, test, hits) in cases {
+        for strict in [false, true] {
+            let rule = if strict {
+                BlockRule::Strict
+            } else {
+                BlockRule::AtLeast
+            };
+            let fight = Blocking::new(SuccessPool::new(pool(na, d(6)), test), pool(nd, d(6)), rule);
+            let got = fight.distribution().unwrap();
+            let want = blocking_by_face_counts(na, nd, 6, hits, strict);
+            for (&u, &q) in &want {
+                let p = got.probability(&u);
+                assert!(
+                    (p - q).abs() <= 5e-14,
+                    "{na}v{nd} {test:?} strict {strict}: {u}: {p} vs {q}"
+                );
+            }
+            assert!((got.total() - 1.0).abs() < 1e-12);
+        }
+    }
+}
+
+/// The keep/drop program as first written, one entry and one count at a time: the reference
+/// for the contiguous version (which must add the same terms in the same order).
+fn keep_first_reference(n: u32, k: u32, ordered: &[(f64, i64)]) -> BTreeMap<i64, f64> {
+    let listed: Vec<(f64, i64)> = ordered.iter().copied().filter(|&(q, _)| q > 0.0).collect();
+    let smin = listed.iter().map(|&(_, s)| s).min().unwrap();
+    let smax = listed.iter().map(|&(_, s)| s).max().unwrap();
+    let range = (smax - smin) as usize;
+    let k = k as usize;
+    let mut rest = vec![0.0; listed.len() + 1];
+    for i in (0..listed.len()).rev() {
+        rest[i] = rest[i + 1] + listed[i].0;
+    }
+    let mut states: Vec<Vec<f64>> = (0..k).map(|m| vec![0.0; m * range + 1]).collect();
+    states[0][0] = 1.0;
+    let mut done = vec![0.0; k * range + 1];
+    for (i, &(q, score)) in listed.iter().enumerate() {
+        let ds = (score - smin) as usize;
+        let pi = if i + 1 == listed.len() {
+            1.0
+        } else {
+            (q / rest[i]).min(1.0)
+        };
+        let mut next: Vec<Vec<f64>> = (0..k).map(|m| vec![0.0; m * range + 1]).collect();
+        for m in 0..k {
+            let pmf = dice_core::binomial_pmf(n - m as u32, pi).unwrap();
+            let complete: f64 = pmf[(k - m).min(pmf.len())..].iter().sum();
+            for (j, &w) in states[m].iter().enumerate() {
+                for (c, &pc) in pmf.iter().enumerate().take(k - m) {
+                    next[m + c][j + c * ds] += w * pc;
+                }
+                done[j + (k - m) * ds] += w * complete;
+            }
+        }
+        states = next;
+    }
+    done.iter()
+        .enumerate()
+        .filter(|(_, q)| **q > 0.0)
+        .map(|(j, &q)| (k as i64 * smin + j as i64, q))
+        .collect()
+}
+
+#[test]
+fn keep_drop_against_the_entry_by_entry_program() {
+    // Plain dice and an uneven per-die law, both directions, up to 40 dice.
+    let uneven =
+        Dist::from_pairs((1..=12).map(|v| (v, f64::from(v as u32 % 5 + 1) / 35.0))).unwrap();
+    let d20 = Dist::from_pairs((1..=20).map(|v| (v, 1.0 / 20.0))).unwrap();
+    for (law, n, keep) in [
+        (&d20, 30, Keep::Highest(12)),
+        (&d20, 25, Keep::Lowest(7)),
+        (&uneven, 40, Keep::DropLowest(10)),
+        (&uneven, 9, Keep::Highest(1)),
+    ] {
+        let got = law.kept_sum(n, keep).unwrap();
+        let (top, k) = keep.as_top(n);
+        let mut ordered: Vec<(f64, i64)> = law.iter().map(|(&v, q)| (q, v)).collect();
+        if top {
+            ordered.reverse();
+        }
+        let want = keep_first_reference(n, k, &ordered);
+        assert_eq!(got.len(), want.len(), "{n} {keep:?}");
+        for (&v, &q) in &want {
+            let p = got.probability(&v);
+            assert!(
+                (p - q).abs() <= 5e-14 * q.max(1e-300),
+                "{n} {keep:?} {v}: {p} vs {q}"
+            );
+        }
+    }
+}
+
+#[test]
+fn long_uniform_sums_against_repeated_convolution() {
+    // 500d6 (its ends underflow, and are dropped as they do), 40d20 (block sums), 2d6+3d4.
+    let direct = |parts: &[(u32, u32)]| {
+        let mut law = vec![1.0];
+        let mut offset = 0i64;
+        for &(n, s) in parts {
+            for _ in 0..n {
+                law = convolve(&law, &vec![1.0 / f64::from(s); s as usize]);
+                offset += 1;
+            }
+        }
+        law.iter()
+            .enumerate()
+            .filter(|(_, q)| **q > 0.0)
+            .map(|(i, &q)| (offset + i as i64, q))
+            .collect::<BTreeMap<i64, f64>>()
+    };
+    let cases: [&[(u32, u32)]; 3] = [&[(500, 6)], &[(40, 20)], &[(2, 6), (3, 4)]];
+    for parts in cases {
+        let mut p = pool(parts[0].0, d(parts[0].1));
+        for &(n, s) in &parts[1..] {
+            p = p.with_dice(n, d(s), Source::Bonus).unwrap();
+        }
+        let got = sum(p, Keep::All, 0).distribution().unwrap();
+        let want = direct(parts);
+        // Relative down to the normal range; the subnormal far ends (where the two orders of
+        // rounding may leave one side 0) absolutely.
+        for (&v, &q) in &want {
+            let g = got.probability(&v);
+            assert!(
+                (g - q).abs() <= 5e-14 * q.max(1e-290),
+                "{parts:?} {v}: {g} vs {q}"
+            );
+        }
+        for (&v, g) in got.iter() {
+            assert!(
+                want.contains_key(&v) || g < 1e-300,
+                "{parts:?} {v}: {g} listed"
+            );
+        }
+    }
+}
+
+#[test]
+fn exploding_listings_are_sized_to_the_tail_bound() {
+    // 1,000 d10s, 8+ succeeding, tens adding a die: about 333 successes expected; the listing
+    // stops a few hundred past the mean with at most 1e-15 unlisted, and every listed count
+    // agrees with a much longer listing.
+    let p = pool(1000, Die::D10)
+        .exploding(Explode::new(Comparison::Exactly(10)))
+        .unwrap();
+    let count = SuccessPool::new(p, Comparison::AtLeast(8));
+    let short = count.distribution().unwrap();
+    let long = count.distribution_within(1e-60).unwrap();
+    assert!(short.tail() <= 1e-15 && short.tail() > 0.0);
+    let last = *short.outcomes().last().unwrap();
+    assert!(last < 600, "listed up to {last}");
+    for (v, q) in short.iter() {
+        assert!((q - long.probability(v)).abs() <= 5e-14 * q, "{v}");
+    }
+    // The same for a sum: 200 d6 exploding on 6.
+    let p = pool(200, Die::D6)
+        .exploding(Explode::new(Comparison::Exactly(6)))
+        .unwrap();
+    let total = sum(p, Keep::All, 0);
+    let short = total.distribution().unwrap();
+    let long = total.distribution_within(1e-60).unwrap();
+    assert!(short.tail() <= 1e-15 && short.tail() > 0.0);
+    for (v, q) in short.iter() {
+        assert!((q - long.probability(v)).abs() <= 5e-14 * q, "{v}");
     }
 }
 
@@ -1462,31 +1704,44 @@ proptest! {
         let s = sum(p, keep, modifier);
         let law = match s.distribution() {
             Ok(law) => law,
-            Err(Error::Unsupported { .. }) => {
-                // Only keep/drop with additional explosions (keeping `n` of the dice rolled
-                // is not keeping them all once explosions add dice).
-                prop_assert!(keep != Keep::All);
-                prop_assert!(explode.is_some_and(|e| !e.compound));
-                return Ok(());
-            }
             Err(Error::TooComplex { .. }) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
         };
         law_is_sound(&law)?;
         let k = i64::from(keep.kept_of(n));
-        let lo = k + modifier;
-        let per_die_max = match explode.map(|e| e.cap) {
-            None => Some(i64::from(sides)),
-            Some(Some(cap)) => Some(i64::from(sides) * (i64::from(cap) + 1)),
-            Some(None) => None,
+        // Explosions that add dice: every die is worth at most `sides`, and keep/drop picks
+        // among all the dice rolled, so a drop rule keeps from `n − k` to (at the cap)
+        // `n·(cap + 1) − k` of them; keeping every die keeps `n` to `n·(cap + 1)`.
+        let adds = explode.is_some_and(|e| !e.compound);
+        let (kept_lo, kept_hi, per_die_max) = if adds {
+            let cap = explode.and_then(|e| e.cap);
+            let most = cap.map(|c| i64::from(n) * (i64::from(c) + 1));
+            let drops = match keep {
+                Keep::All => Some(0),
+                Keep::DropHighest(d) | Keep::DropLowest(d) => Some(i64::from(d)),
+                _ => None,
+            };
+            match drops {
+                Some(d) => (i64::from(n) - d, most.map(|m| m - d), Some(i64::from(sides))),
+                None => (k, Some(k), Some(i64::from(sides))),
+            }
+        } else {
+            let m = match explode.map(|e| e.cap) {
+                None => Some(i64::from(sides)),
+                Some(Some(cap)) => Some(i64::from(sides) * (i64::from(cap) + 1)),
+                Some(None) => None,
+            };
+            (k, Some(k), m)
         };
+        let lo = kept_lo.max(0) + modifier;
         for &o in law.outcomes() {
             prop_assert!(o >= lo, "{o} below {lo}");
-            if let Some(m) = per_die_max {
-                prop_assert!(o <= k * m + modifier, "{o} above {}", k * m + modifier);
+            if let (Some(m), Some(kh)) = (per_die_max, kept_hi) {
+                prop_assert!(o <= kh * m + modifier, "{o} above {}", kh * m + modifier);
             }
         }
-        if per_die_max.is_some() {
+        let finite = explode.is_none_or(|e| e.cap.is_some());
+        if finite {
             prop_assert_eq!(law.tail(), 0.0);
         }
     }
@@ -2099,5 +2354,399 @@ fn exploding_counts_are_accurate() {
         assert_rel(d.probability(&0), 0.7f64.powi(n as i32), 1e-12, "P(0)");
         assert_rel(d.mean(), f64::from(n) / 3.0, 1e-12, "mean");
         assert!(d.tail() <= dice_core::DEFAULT_TAIL_TOLERANCE);
+    }
+}
+
+// =============================================================================================
+// Keep/drop among the dice explosions add; penetrating dice; unique dice (issue 17)
+// =============================================================================================
+
+/// Every chain one die can start, followed to at most `depth` extra dice: `(values, chance)`,
+/// and the chance of the chains cut there (left out). The rules are played out literally: a
+/// die whose natural face passes `explodes` rolls another (unless `cap` extra dice were
+/// rolled); with `penetrate` each die after the first counts its face less one. Chains with
+/// the same values in another order are merged (keep/drop and sums only see the values).
+fn chains_to_depth(
+    sides: u32,
+    explodes: &dyn Fn(u32) -> bool,
+    cap: Option<u32>,
+    penetrate: bool,
+    depth: u32,
+) -> (Vec<(Vec<i64>, f64)>, f64) {
+    let mut out: BTreeMap<Vec<i64>, f64> = BTreeMap::new();
+    let inv = 1.0 / f64::from(sides);
+    // Chains whose last die goes on, by their sorted values.
+    let mut open: BTreeMap<Vec<i64>, f64> = BTreeMap::new();
+    for f in 1..=sides {
+        let target = if explodes(f) && cap != Some(0) {
+            &mut open
+        } else {
+            &mut out
+        };
+        *target.entry(vec![i64::from(f)]).or_insert(0.0) += inv;
+    }
+    let mut extra = 0;
+    while !open.is_empty() {
+        if extra == depth {
+            let cut = open.values().sum();
+            return (out.into_iter().collect(), cut);
+        }
+        extra += 1;
+        let reached_cap = cap == Some(extra);
+        let mut next = BTreeMap::new();
+        for (values, w) in &open {
+            for f in 1..=sides {
+                let mut v = values.clone();
+                v.push(i64::from(f) - i64::from(penetrate));
+                v.sort_unstable();
+                let target = if explodes(f) && !reached_cap {
+                    &mut next
+                } else {
+                    &mut out
+                };
+                *target.entry(v).or_insert(0.0) += w * inv;
+            }
+        }
+        open = next;
+    }
+    (out.into_iter().collect(), 0.0)
+}
+
+/// The law of `keep` over the dice of `n` independent chains, by folding the chains one at a
+/// time into a state that holds every die's total and the `k` dice keep/drop singles out
+/// (highest or lowest) as a sorted list; and the mass the cut chains leave out.
+fn brute_keep_over_chains(n: u32, chains: &[(Vec<i64>, f64)], keep: Keep) -> BTreeMap<i64, f64> {
+    // (k, the k highest?, kept are the singled out?)
+    let (k, highest, singled_kept) = match keep {
+        Keep::All => (0, true, false),
+        Keep::Highest(k) => (k, true, true),
+        Keep::Lowest(k) => (k, false, true),
+        Keep::DropHighest(k) => (k, true, false),
+        Keep::DropLowest(k) => (k, false, false),
+    };
+    let mut states: BTreeMap<(Vec<i64>, i64), f64> = BTreeMap::new();
+    states.insert((Vec::new(), 0), 1.0);
+    for _ in 0..n {
+        let mut next = BTreeMap::new();
+        for ((singled, total), w) in &states {
+            for (values, q) in chains {
+                let mut s = singled.clone();
+                s.extend(values);
+                s.sort_unstable();
+                if highest {
+                    s.reverse();
+                }
+                s.truncate(k as usize);
+                // The total only matters when the singled-out dice are the dropped ones.
+                let t = if singled_kept {
+                    0
+                } else {
+                    total + values.iter().sum::<i64>()
+                };
+                *next.entry((s, t)).or_insert(0.0) += w * q;
+            }
+        }
+        states = next;
+    }
+    let mut law = BTreeMap::new();
+    for ((singled, total), w) in states {
+        let s: i64 = singled.iter().sum();
+        let kept = if singled_kept { s } else { total - s };
+        *law.entry(kept).or_insert(0.0) += w;
+    }
+    law
+}
+
+/// A pool of `n` dice of `sides` exploding on `on` (additional or penetrating, capped or not).
+fn exploding_pool(n: u32, sides: u32, on: Comparison, cap: Option<u32>, penetrate: bool) -> Pool {
+    let e = if penetrate {
+        Explode::penetrating(on)
+    } else {
+        Explode::new(on)
+    };
+    let e = match cap {
+        Some(c) => e.with_cap(c).unwrap(),
+        None => e,
+    };
+    pool(n, d(sides)).exploding(e).unwrap()
+}
+
+/// dice-core's law against the chains enumerated to `depth`: every outcome within the cut
+/// mass (plus rounding), the tail within the tolerance, the total 1.
+/// One keep/drop case over exploding dice: `(n, sides, explode on, cap, penetrating, keep)`.
+type ChainCase = (u32, u32, Comparison, Option<u32>, bool, Keep);
+
+fn check_against_chains(what: &str, case: ChainCase, depth: u32) -> f64 {
+    let (n, sides, on, cap, penetrate, keep) = case;
+    let (chains, cut) = chains_to_depth(sides, &|f| on.test(i64::from(f)), cap, penetrate, depth);
+    let brute = brute_keep_over_chains(n, &chains, keep);
+    let law = sum(exploding_pool(n, sides, on, cap, penetrate), keep, 0)
+        .distribution()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let lost = f64::from(n) * cut;
+    let mut worst: f64 = 0.0;
+    for (o, &p) in &brute {
+        worst = worst.max((law.probability(o) - p).abs());
+    }
+    for (o, p) in law.iter() {
+        worst = worst.max((brute.get(o).copied().unwrap_or(0.0) - p).abs());
+    }
+    assert!(
+        worst <= lost + 1e-12,
+        "{what}: differs from the enumerated chains by {worst:e} (cut mass {lost:e})"
+    );
+    assert!(law.tail() <= 1e-15, "{what}: tail {:e}", law.tail());
+    if cap.is_some() {
+        assert_eq!(law.tail(), 0.0, "{what}: a capped law has no tail");
+    }
+    assert!(
+        (law.total() - 1.0).abs() <= 1e-12,
+        "{what}: total {}",
+        law.total()
+    );
+    worst
+}
+
+#[test]
+fn keep_drop_among_added_dice_matches_enumerated_chains() {
+    // The cases of benches/peers/keep_exploding.py (whose icepool laws agree with these to
+    // about 1e-15), and more: (n, sides, lowest exploding face, keep, cap).
+    let cases: &[(u32, u32, i32, Keep, Option<u32>)] = &[
+        (5, 6, 6, Keep::Highest(3), None),
+        (10, 10, 10, Keep::Highest(5), None),
+        (3, 10, 9, Keep::Lowest(2), None),
+        (4, 6, 6, Keep::DropLowest(1), None),
+        (2, 8, 7, Keep::DropHighest(1), None),
+        (6, 4, 4, Keep::Highest(2), None),
+        (2, 20, 20, Keep::Lowest(1), None),
+        (5, 6, 6, Keep::Highest(3), Some(3)),
+        (4, 6, 5, Keep::DropLowest(1), Some(2)),
+        (3, 10, 9, Keep::Lowest(2), Some(4)),
+        (6, 3, 3, Keep::DropHighest(2), Some(5)),
+        (3, 2, 2, Keep::Highest(2), Some(1)),
+        (2, 3, 2, Keep::DropLowest(1), None),
+        (3, 2, 2, Keep::Lowest(1), None),
+    ];
+    for &(n, s, on, keep, cap) in cases {
+        let on = Comparison::AtLeast(on);
+        let p = f64::from(on.faces_passing(s)) / f64::from(s);
+        // Depth where the cut chains weigh below 1e-14 (or the cap).
+        let depth = cap.unwrap_or((1e-14f64.ln() / p.ln()).ceil() as u32);
+        let what = format!("{n}d{s}!{on} cap {cap:?} {keep}");
+        check_against_chains(&what, (n, s, on, cap, false, keep), depth);
+    }
+}
+
+#[test]
+fn penetrating_dice_match_enumerated_chains() {
+    let cases: &[(u32, u32, Comparison, Keep, Option<u32>)] = &[
+        (3, 6, Comparison::Exactly(6), Keep::All, None),
+        (3, 6, Comparison::Exactly(6), Keep::Highest(2), None),
+        (4, 6, Comparison::Exactly(6), Keep::DropLowest(1), None),
+        (3, 4, Comparison::AtLeast(3), Keep::Lowest(2), Some(2)),
+        (2, 3, Comparison::AtMost(1), Keep::DropHighest(1), None), // a 1 explodes and adds 0
+        (3, 10, Comparison::AtLeast(9), Keep::Highest(1), None),
+        (2, 2, Comparison::Exactly(2), Keep::All, Some(3)),
+    ];
+    for &(n, s, on, keep, cap) in cases {
+        let p = f64::from(on.faces_passing(s)) / f64::from(s);
+        let depth = cap.unwrap_or((1e-14f64.ln() / p.ln()).ceil() as u32);
+        let what = format!("{n}d{s}!p{on} cap {cap:?} {keep}");
+        check_against_chains(&what, (n, s, on, cap, true, keep), depth);
+        // Compounding penetrating dice have the same total, one die per chain.
+        if keep == Keep::All {
+            let e = Explode::penetrating_compound(on);
+            let e = match cap {
+                Some(c) => e.with_cap(c).unwrap(),
+                None => e,
+            };
+            let compound = sum(pool(n, d(s)).exploding(e).unwrap(), keep, 0)
+                .distribution()
+                .unwrap();
+            let (chains, cut) = chains_to_depth(s, &|f| on.test(i64::from(f)), cap, true, depth);
+            let brute = brute_keep_over_chains(n, &chains, Keep::All);
+            for (o, &q) in &brute {
+                assert!((compound.probability(o) - q).abs() <= f64::from(n) * cut + 1e-12);
+            }
+        }
+    }
+    // Compounding penetrating dice with keep: one value per die, kept like compounding dice.
+    let on = Comparison::Exactly(6);
+    let (chains, cut) = chains_to_depth(6, &|f| f == 6, None, true, 20);
+    let per_die: Vec<(Vec<i64>, f64)> = chains
+        .iter()
+        .map(|(v, q)| (vec![v.iter().sum::<i64>()], *q))
+        .collect();
+    let brute = brute_keep_over_chains(3, &per_die, Keep::Highest(2));
+    let law = sum(
+        pool(3, d(6))
+            .exploding(Explode::penetrating_compound(on))
+            .unwrap(),
+        Keep::Highest(2),
+        0,
+    )
+    .distribution()
+    .unwrap();
+    for (o, &q) in &brute {
+        assert!((law.probability(o) - q).abs() <= 3.0 * cut + 1e-12, "{o}");
+    }
+}
+
+#[test]
+fn penetrating_success_counts_match_enumerated_chains() {
+    for &(n, s, on, test, cap) in &[
+        (
+            3u32,
+            6u32,
+            Comparison::Exactly(6),
+            Comparison::AtLeast(5),
+            None,
+        ),
+        (
+            2,
+            4,
+            Comparison::AtLeast(3),
+            Comparison::AtLeast(3),
+            Some(2u32),
+        ),
+        (3, 10, Comparison::Exactly(10), Comparison::AtLeast(8), None),
+        (2, 3, Comparison::AtMost(1), Comparison::AtMost(1), None),
+    ] {
+        let p = f64::from(on.faces_passing(s)) / f64::from(s);
+        let depth = cap.unwrap_or((1e-14f64.ln() / p.ln()).ceil() as u32);
+        let (chains, cut) = chains_to_depth(s, &|f| on.test(i64::from(f)), cap, true, depth);
+        let counted: Vec<(Vec<i64>, f64)> = chains
+            .iter()
+            .map(|(v, q)| (vec![v.iter().filter(|&&x| test.test(x)).count() as i64], *q))
+            .collect();
+        let brute = brute_keep_over_chains(n, &counted, Keep::All);
+        let law = SuccessPool::new(exploding_pool(n, s, on, cap, true), test)
+            .distribution()
+            .unwrap();
+        assert!((law.total() - 1.0).abs() < 1e-12);
+        for (o, &q) in &brute {
+            let got = law.probability(&(*o as u32));
+            assert!(
+                (got - q).abs() <= f64::from(n) * cut + 1e-12,
+                "{n}d{s}!p{on} count {test}: {o} has {got}, chains give {q}"
+            );
+        }
+    }
+}
+
+#[test]
+fn keep_drop_among_added_dice_refuses_beyond_the_work_limit() {
+    // d1000s exploding on 2 or more: about a thousand dice each, dropping the lowest one.
+    let p = exploding_pool(20, 1000, Comparison::AtLeast(2), None, false);
+    assert!(matches!(
+        sum(p, Keep::DropLowest(1), 0).distribution(),
+        Err(Error::TooComplex { .. })
+    ));
+}
+
+/// The final value of a unique die given the values before it, by playing the re-roll loop
+/// out as a probability vector (rpg-dice-roller's loop: re-roll while the value is a
+/// duplicate that the compare point re-rolls, at most `max` times).
+fn unique_die_law(sides: u32, before: &[u32], rerolls: &dyn Fn(u32) -> bool, max: u32) -> Vec<f64> {
+    let inv = 1.0 / f64::from(sides);
+    let bad = |v: u32| before.contains(&v) && rerolls(v);
+    // current[v]: still rolling, showing v; done[v]: stopped on v.
+    let mut current = vec![inv; sides as usize + 1];
+    current[0] = 0.0;
+    let mut done = vec![0.0; sides as usize + 1];
+    if before.is_empty() {
+        return current;
+    }
+    for _ in 0..max {
+        let mut again = 0.0;
+        for v in 1..=sides {
+            if bad(v) {
+                again += current[v as usize];
+            } else {
+                done[v as usize] += current[v as usize];
+            }
+        }
+        current = vec![again * inv; sides as usize + 1];
+        current[0] = 0.0;
+    }
+    for v in 1..=sides {
+        done[v as usize] += current[v as usize];
+    }
+    done
+}
+
+/// The law of a unique roll by enumerating every sequence of final values.
+fn brute_unique(
+    n: u32,
+    sides: u32,
+    rerolls: &dyn Fn(u32) -> bool,
+    max: u32,
+    keep: Keep,
+) -> BTreeMap<i64, f64> {
+    let mut seqs: Vec<(Vec<u32>, f64)> = vec![(Vec::new(), 1.0)];
+    for _ in 0..n {
+        let mut next = Vec::new();
+        for (seq, w) in &seqs {
+            let law = unique_die_law(sides, seq, rerolls, max);
+            for v in 1..=sides {
+                if law[v as usize] > 0.0 {
+                    let mut s = seq.clone();
+                    s.push(v);
+                    next.push((s, w * law[v as usize]));
+                }
+            }
+        }
+        seqs = next;
+    }
+    let mut out = BTreeMap::new();
+    for (seq, w) in seqs {
+        *out.entry(kept_sum(&seq, keep)).or_insert(0.0) += w;
+    }
+    out
+}
+
+#[test]
+fn unique_dice_match_enumerated_sequences() {
+    use dice_core::Unique;
+    let cases: &[(u32, u32, bool, Option<Comparison>, Keep)] = &[
+        (3, 6, false, None, Keep::All),
+        (4, 6, true, None, Keep::Highest(3)),
+        (3, 4, false, Some(Comparison::Exactly(2)), Keep::All),
+        (5, 3, false, None, Keep::All), // more dice than sides
+        (
+            4,
+            3,
+            true,
+            Some(Comparison::AtLeast(2)),
+            Keep::DropLowest(1),
+        ),
+        (3, 10, false, None, Keep::Lowest(2)),
+        (4, 2, false, None, Keep::DropHighest(1)),
+    ];
+    for &(n, s, once, only, keep) in cases {
+        let mut u = Unique::new(n, d(s)).unwrap().keeping(keep).unwrap();
+        if once {
+            u = u.once();
+        }
+        if let Some(c) = only {
+            u = u.only(c);
+        }
+        let rerolls = |v: u32| only.is_none_or(|c| c.test(i64::from(v)));
+        let max = if once {
+            1
+        } else {
+            dice_core::UNIQUE_MAX_REROLLS
+        };
+        let brute = brute_unique(n, s, &rerolls, max, keep);
+        let law = u.distribution().unwrap();
+        assert_eq!(law.tail(), 0.0);
+        for (o, &q) in &brute {
+            let p = law.probability(o);
+            assert!(
+                (p - q).abs() <= 1e-12 * q.max(1e-3),
+                "{u}: {o} has {p}, enumeration gives {q}"
+            );
+        }
+        assert!((law.total() - 1.0).abs() < 1e-12, "{u}");
     }
 }

@@ -52,6 +52,8 @@ const STREAK_CASES: u32 = 40;
 const CANCELLATION_CASES: u32 = 16;
 const BLOCKING_CASES: u32 = 16;
 const ROLL_OFF_CASES: u32 = 12;
+const KEEP_AMONG_ADDED_CASES: u32 = 16;
+const UNIQUE_CASES: u32 = 16;
 
 /// Chi-square tests in this file, at most: the Bonferroni divisor.
 const CHECKS: u32 = DIE_CASES
@@ -64,7 +66,9 @@ const CHECKS: u32 = DIE_CASES
     + STREAK_CASES * 2
     + CANCELLATION_CASES
     + BLOCKING_CASES
-    + ROLL_OFF_CASES;
+    + ROLL_OFF_CASES
+    + KEEP_AMONG_ADDED_CASES * 2
+    + UNIQUE_CASES * 2;
 
 /// The significance level of each chi-square test.
 fn alpha() -> f64 {
@@ -654,7 +658,9 @@ proptest! {
         let sum = case.build();
         prop_assume!(sum.is_some());
         let sum = sum.unwrap();
-        prop_assume!(case.cost() <= EXACT_BUDGET);
+        // A quarter of the budget: these laws are now computed (keep/drop among the added
+        // dice), and the listing of a long chain is redone as it lengthens.
+        prop_assume!(case.cost() <= EXACT_BUDGET / 4.0);
         let law = timed(&what, || law_or_skip(&what, sum.distribution()));
         prop_assume!(law.is_some());
         let law = law.unwrap();
@@ -1184,4 +1190,164 @@ fn known_finite_laws_have_no_tail() {
     let scores = [1, 1, 1];
     let law = fair_roll_off_orders(3, |a, b| scores[a].cmp(&scores[b])).unwrap();
     no_tail("roll-off orders of a three-way tie", &law);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keep/drop among the dice explosions add (additional and penetrating), unique dice
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct KeepAmongAdded {
+    count: u32,
+    sides: u32,
+    on: Comparison,
+    penetrate: bool,
+    cap: Option<u32>,
+    keep: Keep,
+}
+
+/// Dice 2..=100 (small often), one to eight of them, explosions likely or not, any keep/drop,
+/// additional or penetrating, capped (small caps) or not.
+fn keep_among_added_case() -> impl Strategy<Value = KeepAmongAdded> {
+    (
+        prop_oneof![1 => 2u32..=100, 1 => 2u32..=12],
+        1u32..=8,
+        any::<bool>(),
+        prop_oneof![2 => Just(None), 1 => (1u32..=4).prop_map(Some)],
+    )
+        .prop_flat_map(|(sides, count, penetrate, cap)| {
+            let on = prop_oneof![
+                2 => Just(Comparison::Exactly(sides as i32)),
+                1 => (2..=sides as i32).prop_map(Comparison::AtLeast),
+            ];
+            (on, keep(count)).prop_map(move |(on, keep)| KeepAmongAdded {
+                count,
+                sides,
+                on,
+                penetrate,
+                cap,
+                keep,
+            })
+        })
+}
+
+impl KeepAmongAdded {
+    fn build(&self) -> Option<Sum> {
+        let e = if self.penetrate {
+            Explode::penetrating(self.on)
+        } else {
+            Explode::new(self.on)
+        };
+        let e = match self.cap {
+            Some(c) => e.with_cap(c).ok()?,
+            None => e,
+        };
+        let pool = Pool::new(self.count, Die::new(self.sides).unwrap())
+            .ok()?
+            .exploding(e)
+            .ok()?;
+        Sum::new(pool, self.keep, 0).ok()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(KEEP_AMONG_ADDED_CASES))]
+
+    /// Keep/drop among every die rolled when explosions add dice (`5d6!kh3`, `4d6!pdl1`):
+    /// both rolling paths against the exact law.
+    #[test]
+    fn keep_among_added_dice_rolls_fit_its_law(case in keep_among_added_case()) {
+        let what = format!("{case:?}");
+        let sum = case.build();
+        prop_assume!(sum.is_some());
+        let sum = sum.unwrap();
+        // Long chains (a likely explosion on a big die) are slow to roll and to solve.
+        let p = explode_chance(case.on, case.sides);
+        prop_assume!(dice_per_roll(case.count, p, case.cap) <= 60.0);
+        let law = timed(&what, || law_or_skip(&what, sum.distribution()));
+        prop_assume!(law.is_some());
+        let law = law.unwrap();
+        sound(&what, &law);
+        if case.cap.is_some() {
+            no_tail(&what, &law);
+        }
+        let n = rolls_for(dice_per_roll(case.count, p, case.cap)).min(40_000);
+        let mut r = rng(seed_of(&what));
+        let seen = timed(&what, || rolled(n, || sum.roll(&mut r)));
+        assert_fits(&what, &law, &seen, alpha(), MAX_CELLS);
+        let mut record = dice_core::RollRecord::new();
+        let seen = rolled(n / 2, || {
+            sum.roll_record_into(&mut r, &mut record);
+            record.total
+        });
+        assert_fits(&format!("{what} (record)"), &law, &seen, alpha(), MAX_CELLS);
+    }
+}
+
+#[derive(Clone, Debug)]
+struct UniqueCase {
+    count: u32,
+    sides: u32,
+    once: bool,
+    only: Option<Comparison>,
+    keep: Keep,
+}
+
+/// Unique dice: d2 … d100, more dice than sides sometimes, `u` or `uo`, a compare point or
+/// not, any keep/drop.
+fn unique_case() -> impl Strategy<Value = UniqueCase> {
+    prop_oneof![1 => 2u32..=100, 2 => 2u32..=10]
+        .prop_flat_map(|sides| {
+            let most = if sides > 20 { 3 } else { 6 };
+            (
+                Just(sides),
+                1u32..=most,
+                any::<bool>(),
+                proptest::option::of(comparison(sides)),
+            )
+        })
+        .prop_flat_map(|(sides, count, once, only)| {
+            keep(count).prop_map(move |keep| UniqueCase {
+                count,
+                sides,
+                once,
+                only,
+                keep,
+            })
+        })
+}
+
+proptest! {
+    #![proptest_config(config(UNIQUE_CASES))]
+
+    /// Unique dice (rpg-dice-roller's `u`, `uo`, `u=5`), kept or dropped: both rolling paths.
+    #[test]
+    fn unique_rolls_fit_its_law(case in unique_case()) {
+        let what = format!("{case:?}");
+        let mut u = dice_core::Unique::new(case.count, Die::new(case.sides).unwrap())
+            .unwrap()
+            .keeping(case.keep)
+            .unwrap();
+        if case.once {
+            u = u.once();
+        }
+        if let Some(c) = case.only {
+            u = u.only(c);
+        }
+        let law = timed(&what, || law_or_skip(&what, u.distribution()));
+        prop_assume!(law.is_some());
+        let law = law.unwrap();
+        sound(&what, &law);
+        no_tail(&what, &law);
+        let n = rolls_for(f64::from(case.count) * 2.0).min(40_000);
+        let mut r = rng(seed_of(&what));
+        let seen = rolled(n, || u.roll(&mut r));
+        assert_fits(&what, &law, &seen, alpha(), MAX_CELLS);
+        let mut record = dice_core::RollRecord::new();
+        let seen = rolled(n / 2, || {
+            u.roll_record_into(&mut r, &mut record);
+            record.total
+        });
+        assert_fits(&format!("{what} (record)"), &law, &seen, alpha(), MAX_CELLS);
+    }
 }
