@@ -1,11 +1,13 @@
 //! Parses arbitrary input and rolls whatever parses: no panic, no hang, limits respected.
 //!
-//! The input is the expression's text; the RNG seed is a hash of it, so every corpus file
-//! is a plain expression and a crash reproduces from the file alone.
+//! A first byte 0 to 4 picks the dialect (`Dialect::ALL[byte]`, the rest is the text);
+//! otherwise the whole input is text in this crate's grammar, so every seed corpus file is a
+//! plain expression. The RNG seed is a hash of the whole input, so a crash reproduces from
+//! the file alone.
 #![no_main]
 
 use dice_core::Roll;
-use dice_notation::{Expression, MAX_INPUT_LEN, MAX_ROLLED, Outcome};
+use dice_notation::{Dialect, Expression, MAX_INPUT_LEN, MAX_ROLLED, Outcome};
 use libfuzzer_sys::fuzz_target;
 use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
 
@@ -17,10 +19,16 @@ fn seed(data: &[u8]) -> u64 {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let (dialect, rest) = match data.split_first() {
+        Some((&pick, rest)) if usize::from(pick) < Dialect::ALL.len() => {
+            (Dialect::ALL[usize::from(pick)], rest)
+        }
+        _ => (Dialect::Default, data),
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let e = match Expression::parse(text) {
+    let e = match Expression::parse_with(text, dialect) {
         Ok(e) => e,
         Err(err) => {
             // The span lies within the input, on character boundaries, and both forms of

@@ -9,7 +9,7 @@
 #![no_main]
 
 use dice_core::{Dist, Roll};
-use dice_notation::{Expression, Outcome};
+use dice_notation::{Dialect, Expression, Outcome};
 use libfuzzer_sys::fuzz_target;
 use rand::{SeedableRng, rngs::Xoshiro256PlusPlus};
 
@@ -36,10 +36,16 @@ fn possible(law: &Dist<Outcome>, o: &Outcome) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    let (dialect, rest) = match data.split_first() {
+        Some((&pick, rest)) if usize::from(pick) < Dialect::ALL.len() => {
+            (Dialect::ALL[usize::from(pick)], rest)
+        }
+        _ => (Dialect::Default, data),
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let Ok(e) = Expression::parse(text) else {
+    let Ok(e) = Expression::parse_with(text, dialect) else {
         return;
     };
     // Refused for cost (or unsupported): nothing to compare with.

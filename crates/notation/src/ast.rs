@@ -117,6 +117,9 @@ impl Hash for Expr {
 /// # Ok::<(), dice_notation::ParseError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+// A dice term holds every modifier of every dialect; trees are small and built once, so the
+// size of a node does not matter, and boxing it would cost every user a `Box::new`.
+#[allow(clippy::large_enum_variant)]
 pub enum ExprKind {
     /// A non-negative whole number (`3`); negative numbers are [`ExprKind::Neg`].
     Number(u64),
@@ -133,6 +136,12 @@ pub enum ExprKind {
     /// A three-way comparison of a total with a target (`2d6+2 vs 9`): below, equal or
     /// above. Only the whole expression can be one.
     Versus(Box<Expr>, Box<Expr>),
+    /// A comparison as a value: 1 when it holds, else 0 (`(1d20 >= 10)`; Avrae d20's
+    /// `1d20 > 10`).
+    Compare(Relation, Box<Expr>, Box<Expr>),
+    /// A group of expressions (`{4d6kh3, 4d6kh3}kh1`, d20's set `(1d4+1, 3)kh1`): each is
+    /// rolled once, then kept or dropped by value, then added up or counted.
+    Group(GroupTerm),
 }
 
 impl Expr {
@@ -254,10 +263,9 @@ impl Expr {
     fn precedence(&self) -> u8 {
         match &self.kind {
             ExprKind::Versus(..) => 0,
-            ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => 1,
-            ExprKind::Binary(BinOp::Mul | BinOp::Div, ..) => 2,
+            ExprKind::Binary(op, ..) => op.precedence(),
             ExprKind::Neg(_) => 3,
-            _ => 4,
+            _ => 5,
         }
     }
 }
@@ -277,26 +285,193 @@ pub enum BinOp {
     Mul,
     /// `/` (also `÷`): integer division rounding toward negative infinity.
     Div,
+    /// `ceil(x/y)`: division rounding toward positive infinity.
+    DivCeil,
+    /// `round(x/y)`: division rounding to the nearest, halves up (JavaScript's
+    /// `Math.round`).
+    DivRound,
+    /// `trunc(x/y)`: division rounding toward zero (Avrae d20's total of a `/`).
+    DivTrunc,
+    /// `%`: the remainder of the division rounding toward negative infinity (Python's `%`;
+    /// the sign of the divisor).
+    Mod,
+    /// `**` (rpg-dice-roller also `^`): a power, with an exponent that cannot be negative.
+    Pow,
 }
 
 impl BinOp {
-    /// The binding strength: `+ -` bind less tightly than `* /`.
+    /// The binding strength: `+ -` bind less tightly than `* / %`, which bind less tightly
+    /// than a sign, which binds less tightly than `**`; the divisions with a rounding print
+    /// as functions.
     fn precedence(self) -> u8 {
         match self {
             BinOp::Add | BinOp::Sub => 1,
-            BinOp::Mul | BinOp::Div => 2,
+            BinOp::Mul | BinOp::Div | BinOp::Mod => 2,
+            BinOp::Pow => 4,
+            BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => 5,
+        }
+    }
+
+    /// The function that writes a rounded division (`ceil` for [`BinOp::DivCeil`]).
+    pub(crate) fn rounding_name(self) -> Option<&'static str> {
+        match self {
+            BinOp::DivCeil => Some("ceil"),
+            BinOp::DivRound => Some("round"),
+            BinOp::DivTrunc => Some("trunc"),
+            _ => None,
         }
     }
 }
 
 impl fmt::Display for BinOp {
+    /// The operator; a rounded division shows as its function name (`ceil`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             BinOp::Add => "+",
             BinOp::Sub => "-",
             BinOp::Mul => "*",
             BinOp::Div => "/",
+            BinOp::DivCeil => "ceil",
+            BinOp::DivRound => "round",
+            BinOp::DivTrunc => "trunc",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
         })
+    }
+}
+
+/// A comparison of two values, as a value (1 or 0).
+///
+/// ```
+/// assert_eq!(dice_notation::Relation::NotEqual.to_string(), "!=");
+/// assert!(dice_notation::Relation::AtLeast.holds(3, 3));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relation {
+    /// `==` (also `=`)
+    Equal,
+    /// `!=` (also `<>`)
+    NotEqual,
+    /// `<`
+    Below,
+    /// `<=`
+    AtMost,
+    /// `>`
+    Above,
+    /// `>=`
+    AtLeast,
+}
+
+impl Relation {
+    /// Whether `x` stands in this relation to `y`.
+    ///
+    /// ```
+    /// assert!(!dice_notation::Relation::Below.holds(2, 2));
+    /// ```
+    pub fn holds(self, x: i64, y: i64) -> bool {
+        match self {
+            Relation::Equal => x == y,
+            Relation::NotEqual => x != y,
+            Relation::Below => x < y,
+            Relation::AtMost => x <= y,
+            Relation::Above => x > y,
+            Relation::AtLeast => x >= y,
+        }
+    }
+}
+
+impl fmt::Display for Relation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Relation::Equal => "==",
+            Relation::NotEqual => "!=",
+            Relation::Below => "<",
+            Relation::AtMost => "<=",
+            Relation::Above => ">",
+            Relation::AtLeast => ">=",
+        })
+    }
+}
+
+/// Keeping or dropping by a test on the value, as Avrae d20's selectors `k3`, `k>3`, `p<2`
+/// do: `keep` true keeps the dice (or items) passing, false drops them.
+///
+/// ```
+/// use dice_notation::{Cmp, Select};
+/// assert_eq!(Select { keep: true, on: Cmp::Above(3) }.to_string(), "k(>3)");
+/// assert_eq!(Select { keep: false, on: Cmp::Exactly(1) }.to_string(), "d(=1)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Select {
+    /// Keep (rather than drop) what passes.
+    pub keep: bool,
+    /// The test.
+    pub on: Cmp,
+}
+
+impl Select {
+    /// Whether a value stays.
+    ///
+    /// ```
+    /// use dice_notation::{Cmp, Select};
+    /// assert!(!Select { keep: false, on: Cmp::Exactly(1) }.stays(1));
+    /// ```
+    pub fn stays(&self, v: i64) -> bool {
+        self.on.test(v) == self.keep
+    }
+}
+
+impl fmt::Display for Select {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}({})", if self.keep { "k" } else { "d" }, self.on)
+    }
+}
+
+/// A group of expressions, each rolled once: `{a, b, …}` with keep/drop, a selection and
+/// a success test (with failures) applied to the items' values as to dice.
+///
+/// ```
+/// use dice_notation::Expression;
+/// let e = Expression::parse("{4d6kh3, 4d6kh3}kh1")?;
+/// assert_eq!(e.to_string(), "{4d6kh3, 4d6kh3}kh1");
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GroupTerm {
+    /// The items (at least one).
+    pub items: Vec<Expr>,
+    /// Keep/drop by value among the items.
+    pub keep: Keep,
+    /// Keep or drop the items passing a test (Avrae d20's selectors).
+    pub select: Option<Select>,
+    /// Count the kept items passing this test instead of adding them up.
+    pub success: Option<Cmp>,
+    /// Kept items passing this test are subtracted from the successes.
+    pub failure: Option<Cmp>,
+}
+
+impl fmt::Display for GroupTerm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (i, a) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            fmt_operand(a, a.precedence() == 0, f)?;
+        }
+        f.write_str("}")?;
+        write!(f, "{}", self.keep)?;
+        if let Some(s) = &self.select {
+            write!(f, "{s}")?;
+        }
+        if let Some(s) = &self.success {
+            write!(f, "{s}")?;
+        }
+        if let Some(x) = &self.failure {
+            f.write_str("f")?;
+            x.fmt_after_keyword(f)?;
+        }
+        Ok(())
     }
 }
 
@@ -312,6 +487,21 @@ pub enum Func {
     /// The greatest of the arguments (`max(1d20, 1d20)`: advantage; `max(1, 1d4-1)`: at least
     /// one).
     Max,
+    /// The absolute value of its one argument (`abs(1d6-1d6)`).
+    Abs,
+    /// The sign of its one argument: −1, 0 or 1 (`sign(1d6-1d6)`).
+    Sign,
+}
+
+impl Func {
+    /// Whether the function takes one argument (else two or more).
+    ///
+    /// ```
+    /// assert!(dice_notation::Func::Abs.is_unary());
+    /// ```
+    pub fn is_unary(self) -> bool {
+        matches!(self, Func::Abs | Func::Sign)
+    }
 }
 
 impl fmt::Display for Func {
@@ -319,6 +509,8 @@ impl fmt::Display for Func {
         f.write_str(match self {
             Func::Min => "min",
             Func::Max => "max",
+            Func::Abs => "abs",
+            Func::Sign => "sign",
         })
     }
 }
@@ -337,6 +529,8 @@ pub enum DieKind {
     Sides(u32),
     /// A Fudge/Fate die: faces −1, 0, +1 (`dF`).
     Fudge,
+    /// A coin (Foundry's `dc`): faces 0 (tails) and 1 (heads).
+    Coin,
 }
 
 impl DieKind {
@@ -349,6 +543,7 @@ impl DieKind {
         match self {
             DieKind::Sides(n) => (1, i64::from(n)),
             DieKind::Fudge => (-1, 1),
+            DieKind::Coin => (0, 1),
         }
     }
 
@@ -361,6 +556,7 @@ impl DieKind {
         match self {
             DieKind::Sides(n) => n,
             DieKind::Fudge => 3,
+            DieKind::Coin => 2,
         }
     }
 
@@ -369,6 +565,7 @@ impl DieKind {
         match self {
             DieKind::Sides(n) => dice_core::Die::new(n).ok().map(|d| (d, 0)),
             DieKind::Fudge => dice_core::Die::new(3).ok().map(|d| (d, -2)),
+            DieKind::Coin => dice_core::Die::new(2).ok().map(|d| (d, -1)),
         }
     }
 }
@@ -378,6 +575,7 @@ impl fmt::Display for DieKind {
         match self {
             DieKind::Sides(n) => write!(f, "d{n}"),
             DieKind::Fudge => f.write_str("dF"),
+            DieKind::Coin => f.write_str("dC"),
         }
     }
 }
@@ -406,6 +604,8 @@ pub enum Cmp {
     Below(i64),
     /// Value = n.
     Exactly(i64),
+    /// Value ≠ n (rpg-dice-roller's `!=` and `<>`; written `<>`).
+    NotEqual(i64),
     /// Value is one of these (non-empty).
     OneOf(BTreeSet<i64>),
 }
@@ -434,6 +634,7 @@ impl Cmp {
             Cmp::Above(n) => value > *n,
             Cmp::Below(n) => value < *n,
             Cmp::Exactly(n) => value == *n,
+            Cmp::NotEqual(n) => value != *n,
             Cmp::OneOf(set) => set.contains(&value),
         }
     }
@@ -446,9 +647,12 @@ impl Cmp {
     /// The numbers written in the test.
     pub(crate) fn numbers(&self) -> Vec<i64> {
         match self {
-            Cmp::AtLeast(n) | Cmp::AtMost(n) | Cmp::Above(n) | Cmp::Below(n) | Cmp::Exactly(n) => {
-                vec![*n]
-            }
+            Cmp::AtLeast(n)
+            | Cmp::AtMost(n)
+            | Cmp::Above(n)
+            | Cmp::Below(n)
+            | Cmp::Exactly(n)
+            | Cmp::NotEqual(n) => vec![*n],
             Cmp::OneOf(set) => set.iter().copied().collect(),
         }
     }
@@ -464,6 +668,7 @@ impl Cmp {
             Cmp::Above(n) => C::Above(t(n)?),
             Cmp::Below(n) => C::Below(t(n)?),
             Cmp::Exactly(n) => C::Exactly(t(n)?),
+            Cmp::NotEqual(_) => return None,
             Cmp::OneOf(set) => {
                 let faces: Vec<u32> = set
                     .iter()
@@ -477,7 +682,7 @@ impl Cmp {
     }
 
     /// Writes the test after a keyword: `=` left out for a non-negative number or a set.
-    fn fmt_after_keyword(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    pub(crate) fn fmt_after_keyword(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Cmp::Exactly(n) if *n >= 0 => write!(f, "{n}"),
             Cmp::OneOf(set) => fmt_set(set, f),
@@ -505,6 +710,7 @@ impl fmt::Display for Cmp {
             Cmp::Above(n) => write!(f, ">{n}"),
             Cmp::Below(n) => write!(f, "<{n}"),
             Cmp::Exactly(n) => write!(f, "={n}"),
+            Cmp::NotEqual(n) => write!(f, "<>{n}"),
             Cmp::OneOf(set) => {
                 f.write_str("=")?;
                 fmt_set(set, f)
@@ -542,7 +748,7 @@ impl fmt::Display for Reroll {
 ///
 /// ```
 /// use dice_notation::{Cmp, Explosion};
-/// let e = Explosion { compound: true, on: Cmp::AtLeast(5), cap: Some(3) };
+/// let e = Explosion { compound: true, penetrate: false, on: Cmp::AtLeast(5), cap: Some(3) };
 /// assert_eq!(e.to_string(), "!!>=5cap3");
 /// assert_eq!(Explosion::on_highest(dice_notation::DieKind::Sides(6)).to_string(), "!6");
 /// ```
@@ -550,6 +756,9 @@ impl fmt::Display for Reroll {
 pub struct Explosion {
     /// `!!`: compounding.
     pub compound: bool,
+    /// `!p` / `!!p`: penetrating (Hackmaster): every die an explosion adds counts one less
+    /// than its face (the explosion still reads the face).
+    pub penetrate: bool,
     /// The faces that explode (a plain `!` is the die's highest face).
     pub on: Cmp,
     /// The most extra rolls per die; `None` is dice-core's default cap (100), and the exact
@@ -567,6 +776,7 @@ impl Explosion {
     pub fn on_highest(die: DieKind) -> Explosion {
         Explosion {
             compound: false,
+            penetrate: false,
             on: Cmp::Exactly(die.faces().1),
             cap: None,
         }
@@ -575,6 +785,9 @@ impl Explosion {
     /// Writes the explosion, leaving the test out when it is the highest face (`bare`).
     fn fmt_with(&self, bare: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(if self.compound { "!!" } else { "!" })?;
+        if self.penetrate {
+            f.write_str("p")?;
+        }
         if !bare {
             self.on.fmt_after_keyword(f)?;
         }
@@ -633,6 +846,65 @@ pub struct DiceTerm {
     pub success: Option<Cmp>,
     /// `f…`: dice passing this test are subtracted from the successes.
     pub failure: Option<Cmp>,
+    /// `sf…` rather than `f…`: a failure subtracts its value rather than 1 (Foundry's
+    /// `sf`); without a success test, the other dice add their values.
+    pub failure_value: bool,
+    /// Avrae d20's selectors on dice: keep (`k(>3)`) or drop (`d(=1)`) the dice passing a
+    /// test, at the keep/drop step.
+    pub select: Option<Select>,
+    /// `ra…`: Avrae d20's reroll-and-add: the first die passing the test (after rerolls and
+    /// explosions) adds one more die, rolled once.
+    pub reroll_add: Option<Cmp>,
+    /// `u` / `uo`: rpg-dice-roller's unique: a die showing the face of an earlier die is
+    /// rerolled (until it does not, or once).
+    pub unique: Option<Unique>,
+    /// `cs…`: faces marked as critical successes (shown on the dice, no effect on the value).
+    pub crit_success: Option<Cmp>,
+    /// `cf…`: faces marked as critical failures (shown on the dice, no effect on the value).
+    pub crit_failure: Option<Cmp>,
+    /// `s`, `sa`, `sd`: the dice are shown sorted (no effect on the value).
+    pub sort: Option<Sort>,
+}
+
+/// rpg-dice-roller's unique modifier: `u` rerolls a die while it shows a face an earlier
+/// die of the pool shows, `uo` rerolls it once.
+///
+/// ```
+/// use dice_notation::Unique;
+/// assert_eq!(Unique { once: true }.to_string(), "uo");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unique {
+    /// `uo`: once.
+    pub once: bool,
+}
+
+impl fmt::Display for Unique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.once { "uo" } else { "u" })
+    }
+}
+
+/// The order in which the dice are shown (`sa` ascending, `sd` descending).
+///
+/// ```
+/// assert_eq!(dice_notation::Sort::Descending.to_string(), "sd");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sort {
+    /// `s`, `sa`: lowest first.
+    Ascending,
+    /// `sd`: highest first.
+    Descending,
+}
+
+impl fmt::Display for Sort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Sort::Ascending => "sa",
+            Sort::Descending => "sd",
+        })
+    }
 }
 
 impl DiceTerm {
@@ -653,6 +925,13 @@ impl DiceTerm {
             keep: Keep::All,
             success: None,
             failure: None,
+            failure_value: false,
+            select: None,
+            reroll_add: None,
+            unique: None,
+            crit_success: None,
+            crit_failure: None,
+            sort: None,
         }
     }
 }
@@ -663,16 +942,25 @@ impl fmt::Display for DiceTerm {
         if let Some(r) = &self.reroll {
             write!(f, "{r}")?;
         }
+        if let Some(u) = &self.unique {
+            write!(f, "{u}")?;
+        }
         if let Some(e) = &self.explode {
             // A plain `!` for the highest face, unless a success test follows at once: then
             // `!>=8` would read as "explode on 8 or more", so the face is written (`!10>=8`).
             let highest = e.on == Cmp::Exactly(self.die.faces().1);
             let success_next = e.cap.is_none()
+                && self.reroll_add.is_none()
                 && self.min.is_none()
                 && self.max.is_none()
                 && self.keep == Keep::All
+                && self.select.is_none()
                 && self.success.is_some();
             e.fmt_with(highest && !success_next, f)?;
+        }
+        if let Some(r) = &self.reroll_add {
+            f.write_str("ra")?;
+            r.fmt_after_keyword(f)?;
         }
         if let Some(m) = self.min {
             write!(f, "min{m}")?;
@@ -681,12 +969,26 @@ impl fmt::Display for DiceTerm {
             write!(f, "max{m}")?;
         }
         write!(f, "{}", self.keep)?;
+        if let Some(s) = &self.select {
+            write!(f, "{s}")?;
+        }
         if let Some(s) = &self.success {
             write!(f, "{s}")?;
         }
         if let Some(x) = &self.failure {
-            f.write_str("f")?;
+            f.write_str(if self.failure_value { "sf" } else { "f" })?;
             x.fmt_after_keyword(f)?;
+        }
+        if let Some(c) = &self.crit_success {
+            f.write_str("cs")?;
+            c.fmt_after_keyword(f)?;
+        }
+        if let Some(c) = &self.crit_failure {
+            f.write_str("cf")?;
+            c.fmt_after_keyword(f)?;
+        }
+        if let Some(s) = &self.sort {
+            write!(f, "{s}")?;
         }
         Ok(())
     }
@@ -733,12 +1035,33 @@ impl fmt::Display for Expr {
                 f.write_str("-")?;
                 fmt_operand(inner, inner.precedence() < 3, f)
             }
+            ExprKind::Binary(op, lhs, rhs) if op.rounding_name().is_some() => {
+                write!(f, "{op}(")?;
+                fmt_operand(lhs, lhs.precedence() < 2, f)?;
+                f.write_str("/")?;
+                fmt_operand(rhs, rhs.precedence() <= 2, f)?;
+                f.write_str(")")
+            }
+            ExprKind::Binary(BinOp::Pow, lhs, rhs) => {
+                // Right-associative, and binding tighter than a sign on its left.
+                fmt_operand(lhs, lhs.precedence() <= 4, f)?;
+                f.write_str("**")?;
+                fmt_operand(rhs, rhs.precedence() < 3, f)
+            }
             ExprKind::Binary(op, lhs, rhs) => {
                 let p = op.precedence();
                 fmt_operand(lhs, lhs.precedence() < p, f)?;
                 write!(f, "{op}")?;
                 fmt_operand(rhs, rhs.precedence() <= p, f)
             }
+            ExprKind::Compare(rel, lhs, rhs) => {
+                f.write_str("(")?;
+                fmt_operand(lhs, lhs.precedence() == 0, f)?;
+                write!(f, " {rel} ")?;
+                fmt_operand(rhs, rhs.precedence() == 0, f)?;
+                f.write_str(")")
+            }
+            ExprKind::Group(g) => write!(f, "{g}"),
             ExprKind::Call(func, args) => {
                 write!(f, "{func}(")?;
                 for (i, a) in args.iter().enumerate() {

@@ -5,7 +5,10 @@
 
 use dice_core::{Die, Explode, FaceSet, Keep, Pool, Streak, SuccessPool, Sum};
 
-use crate::ast::{BinOp, Cmp, DiceTerm, DieKind, Expr, ExprKind, Func, Span, StreakTerm};
+use crate::ast::{
+    BinOp, Cmp, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Relation, Select, Sort, Span,
+    StreakTerm, Unique,
+};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{MAX_CONSTANT, MAX_DICE, MAX_ROLLED, MAX_VALUE};
 
@@ -105,6 +108,19 @@ pub(crate) enum Op {
     Neg(Box<Node>),
     Bin(BinOp, Box<Node>, Box<Node>),
     Call(Func, Vec<Node>),
+    /// 1 when the relation holds, else 0.
+    Compare(Relation, Box<Node>, Box<Node>),
+    Group(Box<GroupSpec>),
+}
+
+/// A group of values, kept or dropped, then added up or counted.
+#[derive(Clone, Debug)]
+pub(crate) struct GroupSpec {
+    pub(crate) items: Vec<Node>,
+    pub(crate) keep: Keep,
+    pub(crate) select: Option<Select>,
+    pub(crate) success: Option<Cmp>,
+    pub(crate) failure: Option<Cmp>,
 }
 
 /// A dice term or streak, with the dice-core mechanic that rolls it when one fits.
@@ -117,6 +133,8 @@ pub(crate) struct Term {
 }
 
 #[derive(Clone, Debug)]
+// Built once per term when an expression is compiled; its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum TermKind {
     Pool(PoolSpec),
     Streak(StreakSpec),
@@ -151,11 +169,19 @@ pub(crate) struct PoolSpec {
     pub(crate) keep: Keep,
     pub(crate) success: Option<Cmp>,
     pub(crate) failure: Option<Cmp>,
+    pub(crate) failure_value: bool,
+    pub(crate) select: Option<Select>,
+    pub(crate) reroll_add: Option<Cmp>,
+    pub(crate) unique: Option<Unique>,
+    pub(crate) crit_success: Option<Cmp>,
+    pub(crate) crit_failure: Option<Cmp>,
+    pub(crate) sort: Option<Sort>,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct ExplodeSpec {
     pub(crate) compound: bool,
+    pub(crate) penetrate: bool,
     pub(crate) on: Cmp,
     pub(crate) cap: u32,
     pub(crate) explicit: bool,
@@ -194,10 +220,30 @@ impl PoolSpec {
         }
     }
 
-    /// The most faces one roll draws (rerolls until counted at their expectation).
+    /// The most faces one roll draws (rerolls until counted at their expectation; a
+    /// unique die at most once per face it could repeat).
     fn roll_budget(&self) -> u64 {
         let chain = self.explode.as_ref().map_or(1, |e| u64::from(e.cap) + 1);
-        u64::from(self.count) * chain * self.reroll_factor()
+        let unique = match self.unique {
+            None => 1,
+            Some(u) if u.once => 2,
+            Some(_) => (self.hi - self.lo + 1) as u64,
+        };
+        let added = u64::from(self.reroll_add.is_some());
+        (u64::from(self.count) * chain + added) * self.reroll_factor() * unique
+    }
+
+    /// Whether the pool's value depends on which of its faces' dice-core cannot follow
+    /// (modifiers this crate rolls itself).
+    pub(crate) fn own_modifiers(&self) -> bool {
+        self.reroll.is_some()
+            || self.min.is_some()
+            || self.max.is_some()
+            || self.failure.is_some()
+            || self.select.is_some()
+            || self.reroll_add.is_some()
+            || self.unique.is_some()
+            || self.explode.as_ref().is_some_and(|e| e.penetrate)
     }
 
     /// The least and greatest value of the term.
@@ -205,22 +251,32 @@ impl PoolSpec {
         let (flo, fhi) = (i128::from(self.lo), i128::from(self.hi));
         let chain = self.explode.as_ref().map_or(1, |e| i128::from(e.cap) + 1);
         let compound = self.explode.as_ref().is_some_and(|e| e.compound);
+        let pen = i128::from(self.explode.as_ref().is_some_and(|e| e.penetrate));
         let (vlo, vhi) = if compound {
-            (flo.min(chain * flo), fhi.max(chain * fhi))
+            (
+                flo.min(flo + (chain - 1) * (flo - pen)),
+                fhi.max(chain * fhi),
+            )
         } else {
-            (flo, fhi)
+            (flo.min(flo - pen), fhi)
         };
         let clamp = |v: i128| {
             let v = self.min.map_or(v, |m| v.max(m.into()));
             self.max.map_or(v, |m| v.min(m.into()))
         };
         let (vlo, vhi) = (clamp(vlo), clamp(vhi));
+        let (vlo, vhi) = if self.select.is_some() {
+            (vlo.min(0), vhi.max(0))
+        } else {
+            (vlo, vhi)
+        };
         let n = i128::from(self.count);
         let (nmin, nmax) = if self.explode.is_some() && !compound {
             (n, n * chain)
         } else {
             (n, n)
         };
+        let nmax = nmax + i128::from(self.reroll_add.is_some());
         let (kmin, kmax) = match self.keep {
             Keep::All => (nmin, nmax),
             Keep::Highest(k) | Keep::Lowest(k) => (k.into(), k.into()),
@@ -228,6 +284,10 @@ impl PoolSpec {
                 (nmin - i128::from(k), nmax - i128::from(k))
             }
         };
+        if self.failure_value {
+            let m = vlo.abs().max(vhi.abs()).max(1);
+            return (-kmax * m, kmax * m);
+        }
         if self.success.is_some() {
             let lo = if self.failure.is_some() { -kmax } else { 0 };
             return (lo, kmax);
@@ -312,9 +372,53 @@ impl Compiler<'_> {
                     i128::from(b.lo),
                     i128::from(b.hi),
                 );
+                let divides = matches!(
+                    op,
+                    BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Mod
+                );
                 let (lo, hi) = match op {
                     BinOp::Add => (alo + blo, ahi + bhi),
                     BinOp::Sub => (alo - bhi, ahi - blo),
+                    _ if divides && blo <= 0 && bhi >= 0 => {
+                        return Err(self.invalid(
+                            format!(
+                                "the divisor `{}` can be 0 (its values lie within {}..={}); \
+                                 division needs a divisor that cannot be 0",
+                                b.text, b.lo, b.hi
+                            ),
+                            b.span,
+                        ));
+                    }
+                    BinOp::Mod if blo > 0 => (0, bhi - 1),
+                    BinOp::Mod => (blo + 1, 0),
+                    BinOp::Pow => {
+                        if blo < 0 {
+                            return Err(self.invalid(
+                                format!(
+                                    "the exponent `{}` can be negative (its values lie within \
+                                     {}..={}), which gives a fraction",
+                                    b.text, b.lo, b.hi
+                                ),
+                                b.span,
+                            ));
+                        }
+                        let m = alo.abs().max(ahi.abs()).max(1);
+                        let bound = u32::try_from(bhi)
+                            .ok()
+                            .and_then(|e| m.checked_pow(e))
+                            .unwrap_or(i128::MAX / 2);
+                        (if alo < 0 { -bound } else { 0 }, bound)
+                    }
+                    BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
+                        let f = |x: i128, y: i128| {
+                            i128::from(crate::roll::apply(*op, x as i64, y as i64))
+                        };
+                        let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];
+                        (
+                            *corners.iter().min().unwrap_or(&0),
+                            *corners.iter().max().unwrap_or(&0),
+                        )
+                    }
                     BinOp::Mul | BinOp::Div => {
                         if *op == BinOp::Div && blo <= 0 && bhi >= 0 {
                             return Err(self.invalid(
@@ -342,6 +446,26 @@ impl Compiler<'_> {
                 };
                 (Op::Bin(*op, Box::new(a), Box::new(b)), lo, hi)
             }
+            ExprKind::Call(func, args) if func.is_unary() => {
+                let [arg] = args.as_slice() else {
+                    return Err(self.invalid(format!("`{func}` takes one argument"), e.span));
+                };
+                let x = self.node(arg)?;
+                let (lo, hi) = (i128::from(x.lo), i128::from(x.hi));
+                let (lo, hi) = match func {
+                    Func::Abs if lo >= 0 => (lo, hi),
+                    Func::Abs if hi <= 0 => (-hi, -lo),
+                    Func::Abs => (0, hi.max(-lo)),
+                    _ => (lo.signum(), hi.signum()),
+                };
+                (Op::Call(*func, vec![x]), lo, hi)
+            }
+            ExprKind::Compare(rel, a, b) => {
+                let a = self.node(a)?;
+                let b = self.node(b)?;
+                (Op::Compare(*rel, Box::new(a), Box::new(b)), 0, 1)
+            }
+            ExprKind::Group(g) => self.group(g, e)?,
             ExprKind::Call(func, args) => {
                 if args.len() < 2 {
                     return Err(
@@ -356,7 +480,7 @@ impl Compiler<'_> {
                 let his = nodes.iter().map(|n| n.hi);
                 let (lo, hi) = match func {
                     Func::Min => (los.min(), his.min()),
-                    Func::Max => (los.max(), his.max()),
+                    _ => (los.max(), his.max()),
                 };
                 let (lo, hi) = (lo.unwrap_or(0).into(), hi.unwrap_or(0).into());
                 (Op::Call(*func, nodes), lo, hi)
@@ -420,6 +544,38 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    fn group(&mut self, g: &GroupTerm, e: &Expr) -> Result<(Op, i128, i128), ParseError> {
+        let items = g
+            .items
+            .iter()
+            .map(|a| self.node(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let n = items.len() as i128;
+        let (lo, hi) = if g.success.is_some() {
+            (if g.failure.is_some() { -n } else { 0 }, n)
+        } else {
+            let lo: i128 = items.iter().map(|i| i128::from(i.lo.min(0))).sum();
+            let hi: i128 = items.iter().map(|i| i128::from(i.hi.max(0))).sum();
+            (lo, hi)
+        };
+        if let Some(x) = &g.failure {
+            if g.success.is_none() {
+                return Err(self.invalid(
+                    format!("failures (`f{x}`) are subtracted from a success count"),
+                    e.span,
+                ));
+            }
+        }
+        let spec = GroupSpec {
+            items,
+            keep: g.keep,
+            select: g.select.clone(),
+            success: g.success.clone(),
+            failure: g.failure.clone(),
+        };
+        Ok((Op::Group(Box::new(spec)), lo, hi))
+    }
+
     fn dice(&mut self, t: &DiceTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
         let (die, offset) = core_die(t.die);
         let (lo, hi) = t.die.faces();
@@ -432,6 +588,7 @@ impl Compiler<'_> {
             reroll: t.reroll.as_ref().map(|r| (r.once, r.on.clone())),
             explode: t.explode.as_ref().map(|x| ExplodeSpec {
                 compound: x.compound,
+                penetrate: x.penetrate,
                 on: x.on.clone(),
                 cap: x.cap.unwrap_or(DEFAULT_CAP),
                 explicit: x.cap.is_some(),
@@ -441,6 +598,13 @@ impl Compiler<'_> {
             keep: t.keep,
             success: t.success.clone(),
             failure: t.failure.clone(),
+            failure_value: t.failure_value,
+            select: t.select.clone(),
+            reroll_add: t.reroll_add.clone(),
+            unique: t.unique,
+            crit_success: t.crit_success.clone(),
+            crit_failure: t.crit_failure.clone(),
+            sort: t.sort,
         };
         // Without a cap, a roll stops only where going on is less likely than dice-core's
         // UNCAPPED_CUT_MASS, so rolls draw the untruncated law the exact odds list.
@@ -496,7 +660,7 @@ fn core_die(kind: DieKind) -> (Die, i64) {
 
 /// The dice-core mechanic that rolls the pool exactly as this crate's semantics say, if any.
 fn fast_pool(p: &PoolSpec) -> Fast {
-    if p.reroll.is_some() || p.min.is_some() || p.max.is_some() || p.failure.is_some() {
+    if p.own_modifiers() {
         return Fast::None;
     }
     // A `dF` is a d3 minus 2; with explosions the number of dice (and so of −2s) varies.

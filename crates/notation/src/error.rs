@@ -87,6 +87,7 @@ struct Inner {
     kind: ParseErrorKind,
     span: Span,
     input: String,
+    hint: Option<String>,
 }
 
 impl ParseError {
@@ -95,7 +96,24 @@ impl ParseError {
             kind,
             span,
             input: input.to_owned(),
+            hint: None,
         }))
+    }
+
+    /// When the text fails in the dialect asked for but parses in another: which, and what
+    /// to write here instead where that is known.
+    ///
+    /// ```
+    /// use dice_notation::Expression;
+    /// let err = Expression::parse("4d6rr1").unwrap_err();
+    /// assert_eq!(
+    ///     err.hint(),
+    ///     Some("reroll until is `r` here; with --dialect foundry, `rr`")
+    /// );
+    /// assert_eq!(Expression::parse("4d6kh7").unwrap_err().hint(), None);
+    /// ```
+    pub fn hint(&self) -> Option<&str> {
+        self.0.hint.as_deref()
     }
 
     /// What is wrong.
@@ -180,10 +198,10 @@ impl fmt::Display for ParseError {
 ///
 /// ```
 /// use dice_notation::{Expression, NotationError};
-/// let e = Expression::parse("5d6!kh3")?;
+/// let e = Expression::parse("5d6r1!kh3")?;
 /// let err = e.distribution().unwrap_err();
 /// assert!(matches!(err, NotationError::Unsupported { .. }));
-/// assert_eq!(err.term(), "5d6!kh3");
+/// assert_eq!(err.term(), "5d6r1!kh3");
 /// # Ok::<(), dice_notation::ParseError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -233,8 +251,8 @@ impl NotationError {
     /// The part of the expression at fault, in canonical form.
     ///
     /// ```
-    /// let e = dice_notation::Expression::parse("1 + 3d6!dl1")?;
-    /// assert_eq!(e.distribution().unwrap_err().term(), "3d6!dl1");
+    /// let e = dice_notation::Expression::parse("1 + 3d6r1!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().term(), "3d6r1!dl1");
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn term(&self) -> &str {
@@ -248,8 +266,8 @@ impl NotationError {
     /// Where it is in the input.
     ///
     /// ```
-    /// let e = dice_notation::Expression::parse("1 + 3d6!dl1")?;
-    /// assert_eq!(e.distribution().unwrap_err().span(), dice_notation::Span::new(4, 11));
+    /// let e = dice_notation::Expression::parse("1 + 3d6r1!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().span(), dice_notation::Span::new(4, 13));
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn span(&self) -> Span {
@@ -275,4 +293,83 @@ impl From<NotationError> for dice_core::Error {
             NotationError::Core { source, .. } => source,
         }
     }
+}
+
+/// Known constructs of other dialects, with what to write in this crate's grammar.
+const KNOWN: &[(&str, crate::Dialect, &str)] = &[
+    (
+        "rr",
+        crate::Dialect::Foundry,
+        "reroll until is `r` here; with --dialect foundry, `rr`",
+    ),
+    (
+        "xo",
+        crate::Dialect::Foundry,
+        "explode once is `!cap1` here; with --dialect foundry, `xo`",
+    ),
+    (
+        "x",
+        crate::Dialect::Foundry,
+        "explode is `!` here; with --dialect foundry, `x`",
+    ),
+    (
+        "cs",
+        crate::Dialect::Foundry,
+        "a success count is `>=N` here; with --dialect foundry, `cs>=N`",
+    ),
+    (
+        "ra",
+        crate::Dialect::D20,
+        "with --dialect d20, `ra` rerolls and adds",
+    ),
+    (
+        "mi",
+        crate::Dialect::D20,
+        "a minimum is `min` here; with --dialect d20, `mi`",
+    ),
+    (
+        "ma",
+        crate::Dialect::D20,
+        "a maximum is `max` here; with --dialect d20, `ma`",
+    ),
+    (
+        "e",
+        crate::Dialect::D20,
+        "explode is `!` here; with --dialect d20, `e`",
+    ),
+    (
+        "p",
+        crate::Dialect::D20,
+        "drop is `dh`/`dl` here; with --dialect d20, `p`",
+    ),
+];
+
+/// Adds to `err` (from `dialect`) a hint naming another dialect that parses `input`.
+pub(crate) fn with_hint(mut err: ParseError, input: &str, dialect: crate::Dialect) -> ParseError {
+    let others = crate::Dialect::ALL.into_iter().filter(|d| *d != dialect);
+    let Some(other) = others
+        .into_iter()
+        .find(|d| crate::Expression::parse_plain(input, *d).is_ok())
+    else {
+        return err;
+    };
+    // A known word of the other dialect at (or just before) the error.
+    let start = err.span().start;
+    let lower = input.to_ascii_lowercase();
+    let near = |word: &str| {
+        (start.saturating_sub(word.len() - 1)..=start)
+            .any(|s| lower.get(s..).is_some_and(|rest| rest.starts_with(word)))
+    };
+    let known = KNOWN
+        .iter()
+        .find(|(word, d, _)| *d == other && dialect == crate::Dialect::Default && near(word));
+    err.0.hint = Some(match known {
+        Some((_, _, text)) => (*text).to_owned(),
+        None => format!(
+            "this parses as {} notation: with --dialect {}",
+            other.syntax().title,
+            other.name()
+        ),
+    });
+    err
 }

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use dice_core::{Dist, Exact, Keep, Sum, Versus, VersusTarget};
 
 use crate::ast::{BinOp, Func};
-use crate::compile::{ExplodeSpec, Fast, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
+use crate::compile::{
+    ExplodeSpec, Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind,
+};
 use crate::error::NotationError;
 use crate::roll::{Outcome, apply};
 use crate::{MAX_EXACT_WORK, MAX_LISTED};
@@ -121,20 +123,38 @@ fn combination_bound(node: &Node) -> (f64, f64) {
             };
             (pairs.min(range), wx + wy + own)
         }
+        Op::Compare(_, x, y) => {
+            let ((nx, wx), (ny, wy)) = (combination_bound(x), combination_bound(y));
+            let own = if range <= MAX_LISTED as f64 || nx <= 1.0 || ny <= 1.0 {
+                0.0
+            } else {
+                nx * ny * pair_cost
+            };
+            (2.0, wx + wy + own)
+        }
+        Op::Group(g) => {
+            let mut pairs = 1.0;
+            let mut work = 0.0;
+            for a in &g.items {
+                let (n, w) = combination_bound(a);
+                pairs *= n.max(1.0);
+                work += w;
+            }
+            let own = if g.items.len() > 1 {
+                pairs * pair_cost
+            } else {
+                0.0
+            };
+            (pairs.min(range), work + own.min(f64::MAX))
+        }
         Op::Call(_, args) => {
             let mut acc: Option<(f64, f64)> = None;
             for a in args {
                 let (n, w) = combination_bound(a);
                 acc = Some(match acc {
                     None => (n, w),
-                    Some((m, v)) => {
-                        let own = if m <= 1.0 || n <= 1.0 {
-                            0.0
-                        } else {
-                            m * n * pair_cost
-                        };
-                        ((m * n).min(range), v + w + own)
-                    }
+                    // min/max from the two laws' cumulative sums: one pass over both.
+                    Some((m, v)) => ((m + n).min(range), v + w + (m + n) * MIN_MAX_COST),
                 });
             }
             acc.unwrap_or((1.0, 0.0))
@@ -226,7 +246,28 @@ fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, Notat
         Op::Bin(op, x, y) => {
             let dx = node_law(x, plan, b)?;
             let dy = node_law(y, plan, b)?;
-            binary(*op, &dx, &dy, b).map_err(at)
+            binary(*op, &dx, &dy, (node.lo, node.hi), b).map_err(at)
+        }
+        Op::Compare(rel, x, y) => {
+            let dx = node_law(x, plan, b)?;
+            let dy = node_law(y, plan, b)?;
+            let rel = *rel;
+            if let Some(c) = certain(&dy) {
+                return Ok(dx.map(|&v| i64::from(rel.holds(v, c))));
+            }
+            let diff = add(&dx, &dy, true, b).map_err(at)?;
+            Ok(diff.map(|&d| i64::from(rel.holds(d, 0))))
+        }
+        Op::Group(g) => group_law(g, node, plan, b),
+        Op::Call(func, args) if func.is_unary() => {
+            let d = match args.first() {
+                Some(a) => node_law(a, plan, b)?,
+                None => Dist::certain(0),
+            };
+            Ok(match func {
+                Func::Abs => d.map(|&v| v.saturating_abs()),
+                _ => d.map(|&v| v.signum()),
+            })
         }
         Op::Call(func, args) => {
             let mut acc: Option<Dist<i64>> = None;
@@ -234,14 +275,7 @@ fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, Notat
                 let d = node_law(a, plan, b)?;
                 acc = Some(match acc {
                     None => d,
-                    Some(m) => {
-                        let f = match func {
-                            Func::Min => |x: i64, y: i64| x.min(y),
-                            Func::Max => |x: i64, y: i64| x.max(y),
-                        };
-                        let range = corner_range(&m, &d, &f);
-                        combine(&m, &d, f, range, b).map_err(at)?
-                    }
+                    Some(m) => min_max(&m, &d, *func == Func::Max, b).map_err(at)?,
                 });
             }
             Ok(acc.unwrap_or_else(|| Dist::certain(0)))
@@ -249,7 +283,14 @@ fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, Notat
     }
 }
 
-fn binary(op: BinOp, x: &Dist<i64>, y: &Dist<i64>, b: &mut Budget) -> Result<Dist<i64>, Fail> {
+/// The law of `x op y`; `bounds` are the node's, as the compiler proved them.
+fn binary(
+    op: BinOp,
+    x: &Dist<i64>,
+    y: &Dist<i64>,
+    bounds: (i64, i64),
+    b: &mut Budget,
+) -> Result<Dist<i64>, Fail> {
     if let Some(c) = certain(y) {
         return Ok(x.map(|&v| apply(op, v, c)));
     }
@@ -259,12 +300,129 @@ fn binary(op: BinOp, x: &Dist<i64>, y: &Dist<i64>, b: &mut Budget) -> Result<Dis
     match op {
         BinOp::Add => add(x, y, false, b),
         BinOp::Sub => add(x, y, true, b),
-        BinOp::Mul | BinOp::Div => {
+        BinOp::Mul | BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
             let f = |v, w| apply(op, v, w);
             let range = corner_range(x, y, &f);
             combine(x, y, f, range, b)
         }
+        // Not monotone: the compiler's bounds.
+        BinOp::Mod | BinOp::Pow => combine(x, y, |v, w| apply(op, v, w), Some(bounds), b),
     }
+}
+
+/// The law of a group: its items' laws (independent), kept or dropped by value, then added
+/// up or counted. Items with one law (`{4d6kh3, 4d6kh3}kh1`) use dice-core's order
+/// statistics over that law; otherwise keeping all or one (highest or lowest), and
+/// selections, are computed item by item.
+fn group_law(
+    g: &GroupSpec,
+    node: &Node,
+    plan: &Plan,
+    b: &mut Budget,
+) -> Result<Dist<i64>, NotationError> {
+    let at = |f: Fail| f.at(&node.text, node.span);
+    let laws = g
+        .items
+        .iter()
+        .map(|a| node_law(a, plan, b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = laws.len() as u32;
+    let score = |v: i64| match &g.success {
+        Some(s) => i64::from(s.test(v)) - i64::from(g.failure.as_ref().is_some_and(|f| f.test(v))),
+        None => v,
+    };
+    let (top, k) = g.keep.as_top(n);
+    let sum_of = |mapped: Vec<Dist<i64>>, b: &mut Budget| -> Result<Dist<i64>, Fail> {
+        let mut acc = Dist::certain(0);
+        for d in &mapped {
+            acc = add(&acc, d, false, b)?;
+        }
+        Ok(acc)
+    };
+    if k == n {
+        // Every item kept (a selection drops by its own test, item by item).
+        let mapped = laws
+            .iter()
+            .map(|d| {
+                d.map(|&v| match &g.select {
+                    Some(sel) if !sel.stays(v) => 0,
+                    _ => score(v),
+                })
+            })
+            .collect();
+        return sum_of(mapped, b).map_err(at);
+    }
+    if g.select.is_some() {
+        return Err(at(Fail::Unsupported(
+            "a selection together with keep/drop in a group",
+        )));
+    }
+    if k == 0 {
+        return Ok(Dist::certain(0));
+    }
+    let same = g.items.windows(2).all(|w| w[0].text == w[1].text) && laws[0].tail() == 0.0;
+    if same {
+        b.afford(f64::from(n) * f64::from(k) * laws[0].len() as f64 * 64.0)
+            .map_err(at)?;
+        return laws[0]
+            .kept_score(n, g.keep, score)
+            .map_err(|e| at(Fail::from(e)));
+    }
+    if k == 1 {
+        let mut acc = laws[0].clone();
+        for d in &laws[1..] {
+            let range = corner_range(&acc, d, &|x: i64, y: i64| x.max(y));
+            acc = if top {
+                combine(&acc, d, |x, y| x.max(y), range, b)
+            } else {
+                combine(&acc, d, |x, y| x.min(y), range, b)
+            }
+            .map_err(at)?;
+        }
+        return Ok(acc.map(|&v| score(v)));
+    }
+    // Items that differ: the law of the k best values so far, item by item (a state is the
+    // sorted list of the values kept so far).
+    let mut states: HashMap<Vec<i64>, f64> = HashMap::new();
+    states.insert(Vec::new(), 1.0);
+    for d in &laws {
+        let work = states.len() as f64 * d.len() as f64 * (f64::from(k) + 1.0);
+        b.charge(work * HASHED_PAIR_COST).map_err(at)?;
+        check_listed(states.len() as f64 * d.len() as f64).map_err(at)?;
+        let mut next: HashMap<Vec<i64>, f64> = HashMap::new();
+        for (state, p) in &states {
+            for (&v, q) in d.iter() {
+                let mut kept = state.clone();
+                let i = kept.partition_point(|&w| w < v);
+                kept.insert(i, v);
+                if kept.len() > k as usize {
+                    if top {
+                        kept.remove(0);
+                    } else {
+                        kept.pop();
+                    }
+                }
+                *next.entry(kept).or_insert(0.0) += p * q;
+            }
+        }
+        states = next;
+    }
+    let mut values: HashMap<i64, f64> = HashMap::new();
+    for (kept, p) in states {
+        let v = kept
+            .iter()
+            .map(|&v| score(v))
+            .fold(0i64, i64::saturating_add);
+        *values.entry(v).or_insert(0.0) += p;
+    }
+    let listed: f64 = values.values().sum();
+    let tail = if laws.iter().all(|d| d.tail() == 0.0) {
+        0.0
+    } else {
+        (1.0 - listed).max(0.0)
+    };
+    Dist::from_pairs_and_tail(values.into_iter().map(|(v, p)| (v, p.min(1.0))), tail)
+        .map_err(|e| at(Fail::from(e)))
 }
 
 fn span_of(d: &Dist<i64>) -> f64 {
@@ -289,12 +447,13 @@ fn add(x: &Dist<i64>, y: &Dist<i64>, minus: bool, b: &mut Budget) -> Result<Dist
     }
 }
 
-/// Budget units charged per pair of outcomes that [`combine`] visits: measured against the
-/// dense convolution's unit (about a nanosecond), a pair costs about this many when the
-/// results land in a dense array, and [`HASHED_PAIR_COST`] when they go through a hash map.
-const DENSE_PAIR_COST: f64 = 4.0;
+/// Budget units (about a nanosecond each) charged per pair of outcomes that [`combine`]
+/// visits when the results land in a dense array (and per entry of that array, which is
+/// listed afterwards), measured with `1d1000*1d1000`; [`HASHED_PAIR_COST`] when they go
+/// through a hash map.
+const DENSE_PAIR_COST: f64 = 10.0;
 /// See [`DENSE_PAIR_COST`].
-const HASHED_PAIR_COST: f64 = 20.0;
+const HASHED_PAIR_COST: f64 = 50.0;
 
 /// The law of `f(x, y)` for independent `x`, `y`, pair by pair (the joint law mapped,
 /// without listing the pairs). `lo..=hi` bounds every `f(x, y)`, when known: the results
@@ -316,7 +475,7 @@ fn combine(
     };
     let dense = range.filter(|&(lo, hi)| (hi as f64) - (lo as f64) < MAX_LISTED as f64);
     if let Some((lo, hi)) = dense {
-        b.charge(pairs * DENSE_PAIR_COST + (hi - lo) as f64)?;
+        b.charge((pairs + (hi - lo) as f64) * DENSE_PAIR_COST)?;
         let mut acc = vec![0.0; (hi - lo + 1) as usize];
         for (&v, p) in x.iter() {
             for (&w, q) in y.iter() {
@@ -350,6 +509,68 @@ fn combine(
         acc.into_iter().map(|(v, q)| (v, q.min(1.0))),
         tail,
     )?)
+}
+
+/// Budget units per outcome of each operand of [`min_max`] (calibrated with the
+/// `notation/exact_large` bench of `min(1d1000*1d1000,4d1000)`).
+const MIN_MAX_COST: f64 = 8.0;
+
+/// The law of `min(x, y)` (or `max(x, y)` when `max`) for independent `x`, `y`, from their
+/// cumulative sums in one pass over the outcomes of both, rather than pair by pair:
+/// `P(min = v) = P(x = v)·P(y ≥ v) + P(x > v)·P(y = v)` and
+/// `P(max = v) = P(x = v)·P(y ≤ v) + P(x < v)·P(y = v)`, over the listed outcomes (as the pairs
+/// would give: the result lists P(both listed and min = v)), every term non-negative. The tail
+/// is that of either input's unlisted mass.
+fn min_max(x: &Dist<i64>, y: &Dist<i64>, max: bool, b: &mut Budget) -> Result<Dist<i64>, Fail> {
+    b.charge((x.len() + y.len()) as f64 * MIN_MAX_COST)?;
+    let tail = if x.tail() == 0.0 && y.tail() == 0.0 {
+        0.0
+    } else {
+        x.tail() + y.tail() - x.tail() * y.tail()
+    };
+    // The outcomes of both, merged: (value, P(x = v), P(y = v)), in the order the cumulative
+    // sums run (decreasing for min, whose sums are of the outcomes above; increasing for max).
+    let (xo, yo) = (x.outcomes(), y.outcomes());
+    let (xp, yp) = (x.probabilities(), y.probabilities());
+    let mut merged: Vec<(i64, f64, f64)> = Vec::with_capacity(xo.len() + yo.len());
+    let (mut i, mut j) = (0, 0);
+    while i < xo.len() || j < yo.len() {
+        let v = match (xo.get(i), yo.get(j)) {
+            (Some(&a), Some(&c)) => a.min(c),
+            (Some(&a), None) => a,
+            (None, Some(&c)) => c,
+            (None, None) => break,
+        };
+        let px = if xo.get(i) == Some(&v) {
+            i += 1;
+            xp[i - 1]
+        } else {
+            0.0
+        };
+        let py = if yo.get(j) == Some(&v) {
+            j += 1;
+            yp[j - 1]
+        } else {
+            0.0
+        };
+        merged.push((v, px, py));
+    }
+    if !max {
+        merged.reverse();
+    }
+    // beyond_x, beyond_y: the listed mass of x, y strictly beyond v in the walk's direction.
+    let (mut beyond_x, mut beyond_y) = (0.0, 0.0);
+    let mut pairs = Vec::with_capacity(merged.len());
+    for &(v, px, py) in &merged {
+        // For min, walking down: P(y ≥ v) = beyond_y + py; for max, walking up: P(y ≤ v).
+        let q = px * (beyond_y + py) + beyond_x * py;
+        if q > 0.0 {
+            pairs.push((v, q.min(1.0)));
+        }
+        beyond_x += px;
+        beyond_y += py;
+    }
+    Ok(Dist::from_pairs_and_tail(pairs, tail)?)
 }
 
 /// Bounds of `f(x, y)` over the listed outcomes of `x` and `y`, for an `f` monotone in each
@@ -386,8 +607,9 @@ fn corner_range(x: &Dist<i64>, y: &Dist<i64>, f: &impl Fn(i64, i64) -> i64) -> O
 // callers can refuse before dice-core spends seconds; these constants were measured.
 /// An estimate of the time dice-core takes for a term's law, in the units of
 /// [`MAX_EXACT_WORK`] (about a nanosecond), from dice-core's algorithms and measured
-/// constants. dice-core's own limit allows a few seconds; this crate allows about one for
-/// the whole expression.
+/// constants. One unit is about a nanosecond of one core for every path (docs/performance.md,
+/// "Cost model"): dice-core's own limit allows about ten seconds for one law; this crate
+/// allows about one for the whole expression.
 fn core_cost(term: &Term) -> f64 {
     let TermKind::Pool(p) = &term.kind else {
         return 0.0;
@@ -415,28 +637,67 @@ fn core_cost(term: &Term) -> f64 {
         }
     };
     let log_n = (n + 2.0).log2();
+    // An exploding listing's length: the mean plus nine standard deviations (bounded
+    // loosely: a die's whole value spread as `sides/(2(1 − p))`), plus one die's tail; dice-core
+    // starts at a Chernoff bound, which these exceed a little.
+    let listing = |mean: f64, spread: f64| n * mean + 9.0 * n.sqrt() * spread + sides * levels;
     match &term.fast {
         Fast::Sum(sum) if sum.keep() == Keep::All => {
             if p.explode.is_none() {
-                10.0 * n * n * sides
+                dice_core_uniform_sum_cost(n, sides)
             } else {
-                let len = n * sides / (1.0 - p_explode) + sides * levels;
-                8.0 * len * len * log_n
+                let face_mean = (p.lo + p.hi) as f64 / 2.0;
+                let len = listing(
+                    face_mean / (1.0 - p_explode),
+                    sides / (2.0 * (1.0 - p_explode)),
+                );
+                TAILED_COST * len * len * 2.0 * log_n
             }
         }
         Fast::Sum(sum) => {
             let (_, k) = sum.keep().as_top(p.count);
             let k = f64::from(k);
             let range = sides * (1.0 + levels);
-            range * range * k * k * k / 6.0 + range * n * k
+            KEEP_COST * (range * range * k * k * k / 6.0 + range * n * k)
         }
         Fast::Count(_) if additional => {
-            let len = 4.0 * n + 16.0;
-            2.0 * len * len * log_n
+            let passes = p
+                .success
+                .as_ref()
+                .map_or(1.0, |c| c.count_in(p.lo, p.hi) as f64 / sides);
+            let len = listing(passes / (1.0 - p_explode), 1.0 / (1.0 - p_explode)) + 20.0;
+            TAILED_COST * len * len * 2.0 * log_n
         }
-        Fast::Count(_) => 2.0 * n * n + n * sides * levels,
+        Fast::Count(_) => 10.0 * n + n * sides * levels,
         Fast::Streak(_) | Fast::None => 0.0,
     }
+}
+
+/// Budget units (about a nanosecond each) per listed entry and added die of dice-core's sums
+/// of plain dice, for dice of up to 16 sides (window sums); [`UNIFORM_WIDE_COST`] beyond.
+/// The constants of this crate's estimates were measured with the `exact_large` benches
+/// (docs/performance.md).
+const UNIFORM_COST: f64 = 1.0;
+/// See [`UNIFORM_COST`]: dice of more than 16 sides (block sums).
+const UNIFORM_WIDE_COST: f64 = 3.0;
+/// Budget units per term of dice-core's keep/drop program, as its size `R²k³/6` counts them.
+const KEEP_COST: f64 = 0.25;
+/// Budget units per `len²` of each of the `2·log₂ n` additions of dice-core's exploding
+/// listings (laws with their survival functions).
+const TAILED_COST: f64 = 1.2;
+
+/// dice-core's work for `n` plain dice of `sides` faces: each added die passes once over the
+/// listed width, at most the range `n(s − 1) + 1` and, past a few hundred dice, the ±40
+/// standard deviations beyond which the law underflows to 0.
+fn dice_core_uniform_sum_cost(n: f64, sides: f64) -> f64 {
+    let sd = ((sides * sides - 1.0) / 12.0).sqrt();
+    let width = (n * (sides - 1.0) + 1.0).min(80.0 * sd * n.sqrt() + sides);
+    let unit = if sides <= 16.0 {
+        UNIFORM_COST
+    } else {
+        UNIFORM_WIDE_COST
+    };
+    unit * n * width
 }
 
 fn term_law(term: &Term, b: &mut Budget) -> Result<Dist<i64>, Fail> {
@@ -584,6 +845,22 @@ impl Law {
         })
     }
 
+    /// `self − other`, pointwise (the part of a law where an event holds, given the part
+    /// where it does not); tiny negative roundings are dropped.
+    fn minus(&self, other: &Law) -> Law {
+        let negated = Law {
+            offset: other.offset,
+            p: other.p.iter().map(|q| -q).collect(),
+        };
+        let mut out = self.mix(&negated);
+        for q in &mut out.p {
+            if *q < 1e-300 {
+                *q = 0.0;
+            }
+        }
+        out.trim()
+    }
+
     /// Adds the probabilities of `other` (a mixture's parts).
     fn mix(&self, other: &Law) -> Law {
         if self.p.is_empty() {
@@ -706,35 +983,170 @@ fn chain_law(
     Ok(law.trim())
 }
 
+/// The law of a whole explosion chain with each face placed at `contribution`: for a
+/// penetrating explosion the faces after the first count one less (`contribution(f − 1)`),
+/// while the test still reads the face.
+fn exploding_law(
+    face: &Law,
+    e: &ExplodeSpec,
+    contribution: impl Fn(i64) -> i64,
+    tol: f64,
+    b: &mut Budget,
+) -> Result<Law, Fail> {
+    if !e.penetrate {
+        return chain_law(face, e, contribution, tol, b);
+    }
+    // L = a + e * L', where L' is an ordinary chain of the added dice (one cap fewer).
+    let mut rest = e.clone();
+    if e.explicit {
+        rest.cap = e.cap.saturating_sub(1);
+    }
+    let tail = chain_law(face, &rest, |v| contribution(v - 1), tol, b)?;
+    let stops = face.filter(|f| !e.on.test(f)).map(&contribution)?;
+    let explodes = face.filter(|f| e.on.test(f)).map(&contribution)?;
+    if explodes.p.is_empty() {
+        return Ok(stops);
+    }
+    Ok(stops.mix(&explodes.convolve(&tail, b)?).trim())
+}
+
 /// The law of a pool of this crate's own (rerolls, clamps, keep-then-count, failures,
-/// exploding `dF`).
+/// exploding `dF`, penetration, selections, reroll-and-add).
 fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
+    if let Some(u) = p.unique {
+        return unique_law(p, u, b);
+    }
     let face = face_law(p);
-    let counted = |v: i64| match &p.success {
-        Some(s) => i64::from(s.test(v)) - i64::from(p.failure.as_ref().is_some_and(|f| f.test(v))),
-        None => v,
+    let counted = |v: i64| {
+        let failed = p.failure.as_ref().is_some_and(|f| f.test(v));
+        let lost = if p.failure_value { v } else { 1 };
+        match &p.success {
+            Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
+            None if failed => -v,
+            None => v,
+        }
     };
-    let per_die = |v: i64| counted(p.clamp(v));
+    let per_die = |v: i64| {
+        let v = p.clamp(v);
+        match &p.select {
+            Some(sel) if !sel.stays(v) => 0,
+            _ => counted(v),
+        }
+    };
     let tol = TOLERANCE / f64::from(p.count);
+    if let Some(on) = &p.reroll_add {
+        if p.explode.is_some() || p.keep != Keep::All {
+            return Err(Fail::Unsupported(
+                "reroll-and-add (`ra`) together with explosions or keep/drop",
+            ));
+        }
+        // The dice, split by whether any face passes: those where one does add one die.
+        let all = face.map(per_die)?.power(p.count, b)?;
+        let none = face
+            .filter(|f| !on.test(f))
+            .map(per_die)?
+            .power(p.count, b)?;
+        let some = all.minus(&none);
+        let extra = face.map(per_die)?;
+        return Ok(none.mix(&some.convolve(&extra, b)?).trim());
+    }
     if p.keep == Keep::All {
         let one = match &p.explode {
             None => face.map(per_die)?,
-            Some(e) if e.compound => chain_law(&face, e, |v| v, tol, b)?.map(per_die)?,
-            Some(e) => chain_law(&face, e, per_die, tol, b)?,
+            Some(e) if e.compound => exploding_law(&face, e, |v| v, tol, b)?.map(per_die)?,
+            Some(e) => exploding_law(&face, e, per_die, tol, b)?,
         };
         return one.power(p.count, b);
     }
     let value = match &p.explode {
         None => face.map(|v| p.clamp(v))?,
-        Some(e) if e.compound => chain_law(&face, e, |v| v, tol, b)?.map(|v| p.clamp(v))?,
-        Some(_) => {
-            return Err(Fail::Unsupported(
-                "keep/drop with additional (`!`) explosions, where the number of dice varies; \
-                 compounding explosions (`!!`) are supported",
-            ));
-        }
+        Some(e) if e.compound => exploding_law(&face, e, |v| v, tol, b)?.map(|v| p.clamp(v))?,
+        Some(e) => return keep_exploding_law(p, e, per_die_kept(p), b),
     };
     keep_law(&value, p.count, p.keep, counted, b)
+}
+
+/// What a kept die of value `v` adds: its count (success, failure) or its value.
+fn per_die_kept(p: &PoolSpec) -> impl Fn(i64) -> i64 + '_ {
+    move |v: i64| {
+        let failed = p.failure.as_ref().is_some_and(|f| f.test(v));
+        let lost = if p.failure_value { v } else { 1 };
+        match &p.success {
+            Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
+            None if failed => -v,
+            None => v,
+        }
+    }
+}
+
+/// The faces of the pool's dice-core die passing a test on this crate's values.
+fn core_faces(p: &PoolSpec, on: &crate::ast::Cmp) -> Result<dice_core::Comparison, Fail> {
+    let faces = (1..=p.die.sides()).filter(|&f| on.test(i64::from(f) + p.offset));
+    let set = dice_core::FaceSet::new(faces)
+        .map_err(|_| Fail::Unsupported("an explosion test dice-core cannot hold"))?;
+    Ok(dice_core::Comparison::OneOf(set))
+}
+
+/// Keep/drop over a pool whose explosions add dice (`5d6!kh3`, penetrating `4d6!pdl1`):
+/// dice-core's exact law over the multiset of every die rolled ([`dice_core::Pool`]'s
+/// `kept_score`), untruncated without a cap (its tail below the tolerance). Rerolls and
+/// the other modifiers this crate rolls itself are not part of it.
+fn keep_exploding_law(
+    p: &PoolSpec,
+    e: &ExplodeSpec,
+    score: impl Fn(i64) -> i64,
+    b: &mut Budget,
+) -> Result<Law, Fail> {
+    if p.reroll.is_some() || p.select.is_some() || p.reroll_add.is_some() {
+        return Err(Fail::Unsupported(
+            "keep/drop over exploding dice that are also rerolled or selected",
+        ));
+    }
+    let on = core_faces(p, &e.on)?;
+    let mut explode = if e.penetrate {
+        dice_core::Explode::penetrating(on)
+    } else {
+        dice_core::Explode::new(on)
+    };
+    if e.explicit {
+        explode = explode.with_cap(e.cap)?;
+    }
+    let pool = dice_core::Pool::new(p.count, p.die)?.exploding(explode)?;
+    // dice-core checks its own work against its limit; charge a share of ours for it.
+    b.charge(f64::from(p.count) * f64::from(p.die.sides()))?;
+    let offset = p.offset;
+    let law = pool.kept_score(p.keep, |v| score(p.clamp(v + offset)), TOLERANCE)?;
+    let mut out = Law::listed(&law);
+    // The tail stays unlisted: `into_dist` gives it back as `1 − Σp`.
+    out.p.iter_mut().for_each(|q| *q = q.max(0.0));
+    Ok(out)
+}
+
+/// rpg-dice-roller's unique dice: dice-core's [`dice_core::Unique`], for plain dice with
+/// keep/drop (the other modifiers are refused).
+fn unique_law(p: &PoolSpec, u: crate::ast::Unique, b: &mut Budget) -> Result<Law, Fail> {
+    let plain = p.reroll.is_none()
+        && p.explode.is_none()
+        && p.min.is_none()
+        && p.max.is_none()
+        && p.select.is_none()
+        && p.reroll_add.is_none()
+        && p.success.is_none()
+        && p.failure.is_none();
+    if !plain {
+        return Err(Fail::Unsupported(
+            "unique dice (`u`, `uo`) together with modifiers other than keep/drop",
+        ));
+    }
+    let kept = i64::from(p.keep.kept_of(p.count));
+    let mut m = dice_core::Unique::new(p.count, p.die)?
+        .keeping(p.keep)?
+        .with_modifier(p.offset * kept)?;
+    if u.once {
+        m = m.once();
+    }
+    b.charge(f64::from(p.count) * f64::from(p.die.sides()))?;
+    Ok(Law::listed(&m.distribution()?))
 }
 
 /// The law of `Σ g(value)` over the dice kept of `n` independent dice with value law `w`:
@@ -760,7 +1172,7 @@ fn keep_law(
     let f = scores.len() as f64;
     let kf = f64::from(k);
     check_listed(kf * spread + 1.0)?;
-    b.charge(f * kf * kf * (kf * spread + 1.0) / 2.0 + f * kf * f64::from(n))?;
+    b.charge(KEEP_COST * (f * (spread + 1.0) * kf * kf * kf / 6.0 + f * kf * f64::from(n)))?;
     let per_die = Dist::from_pairs(w.iter().map(|(v, q)| (v, q.min(1.0))))?;
     Ok(Law::listed(&per_die.kept_score(n, keep, g)?))
 }

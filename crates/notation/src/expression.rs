@@ -9,6 +9,7 @@ use rand::Rng;
 use crate::MAX_INPUT_LEN;
 use crate::ast::{DieKind, Expr, ExprKind};
 use crate::compile::{Plan, compile};
+use crate::dialect::Dialect;
 use crate::error::{NotationError, ParseError, ParseErrorKind};
 use crate::roll::{
     ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, roll_outcome, roll_plan,
@@ -75,7 +76,38 @@ impl Expression {
     /// assert!(err.to_string().starts_with("the divisor `1d3-2` can be 0"));
     /// ```
     pub fn parse(input: &str) -> Result<Expression, ParseError> {
-        let expr = crate::parse::parse(input)?;
+        Expression::parse_with(input, Dialect::Default)
+    }
+
+    /// Parses and checks `input` written in `dialect`: each dialect's constructs with the
+    /// meaning its roller's documentation gives (Roll20's `>4` includes 4, Foundry's `r`
+    /// rerolls once, Avrae d20's `k3` keeps the dice showing 3 …), onto the same tree, so
+    /// the expression rolls and has exact odds like any other. Its canonical form
+    /// ([`Display`](fmt::Display)) is in this crate's grammar.
+    ///
+    /// # Errors
+    /// As [`Expression::parse`]. When the text parses in another dialect, the error says so
+    /// ([`ParseError::hint`]).
+    ///
+    /// ```
+    /// use dice_notation::{Dialect, Expression};
+    /// // Foundry: `r` rerolls once, `rr` until; Roll20: `>` includes its number.
+    /// assert_eq!(Expression::parse_with("1d20r1", Dialect::Foundry)?.to_string(), "1d20ro1");
+    /// assert_eq!(Expression::parse_with("1d20rr1", Dialect::Foundry)?.to_string(), "1d20r1");
+    /// assert_eq!(Expression::parse_with("3d6!>4", Dialect::Roll20)?.to_string(), "3d6!>=4");
+    /// let err = Expression::parse("1d20rr1").unwrap_err();
+    /// assert!(err.hint().unwrap().contains("--dialect foundry"));
+    /// # Ok::<(), dice_notation::ParseError>(())
+    /// ```
+    pub fn parse_with(input: &str, dialect: Dialect) -> Result<Expression, ParseError> {
+        let parsed = crate::parse::parse_with(input, dialect)
+            .and_then(|expr| compile(&expr, input).map(|plan| Expression { expr, plan }));
+        parsed.map_err(|err| crate::error::with_hint(err, input, dialect))
+    }
+
+    /// Parses without looking for a hint in other dialects.
+    pub(crate) fn parse_plain(input: &str, dialect: Dialect) -> Result<Expression, ParseError> {
+        let expr = crate::parse::parse_with(input, dialect)?;
         let plan = compile(&expr, input)?;
         Ok(Expression { expr, plan })
     }
@@ -108,11 +140,12 @@ impl Expression {
             }
             match &e.kind {
                 ExprKind::Neg(x) => stack.push((x, depth + 1)),
-                ExprKind::Binary(_, a, b) | ExprKind::Versus(a, b) => {
+                ExprKind::Binary(_, a, b) | ExprKind::Versus(a, b) | ExprKind::Compare(_, a, b) => {
                     stack.push((a, depth + 1));
                     stack.push((b, depth + 1));
                 }
                 ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, depth + 1))),
+                ExprKind::Group(g) => stack.extend(g.items.iter().map(|a| (a, depth + 1))),
                 ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
             }
         }
@@ -242,8 +275,10 @@ impl Expression {
     /// # Errors
     /// [`NotationError::TooComplex`] beyond [`crate::MAX_EXACT_WORK`] steps or
     /// [`crate::MAX_LISTED`] outcomes (a product of two large random terms, say);
-    /// [`NotationError::Unsupported`] for keep/drop on additional (`!`) explosions. Both
-    /// name the term at fault. Rolling works for these; estimate by Monte Carlo.
+    /// [`NotationError::Unsupported`] for the few combinations without an exact law here
+    /// (keep/drop over exploding dice that are also rerolled, unique dice with other
+    /// modifiers than keep/drop). Both name the term at fault. Rolling works for these;
+    /// estimate by Monte Carlo.
     ///
     /// ```
     /// use dice_notation::{Expression, Outcome};

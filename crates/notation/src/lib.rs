@@ -45,6 +45,28 @@
 //! | clamps | `minN`, `maxN` (each die) | [`DiceTerm::min`], [`DiceTerm::max`] | this crate: per-die law |
 //! | streak | `streak(d6>=4)`, `streak(d6={5,6}cap10)` | [`StreakTerm`] | `dice_core::Streak` |
 //! | three-way comparison | `… vs …` | [`ExprKind::Versus`], [`Outcome::Versus`] | `dice_core::VersusTarget` |
+//! | comparison as a value | `(1d20 >= 1d20)` | [`ExprKind::Compare`], [`Relation`] | `Dist` operations |
+//! | remainder, power, rounded division | `%`, `**`, `ceil(x/y)`, `round(x/y)`, `trunc(x/y)` | [`BinOp`] | joint laws |
+//! | absolute value, sign | `abs(…)`, `sign(…)` | [`Func::Abs`], [`Func::Sign`] | `Dist::map` |
+//! | groups | `{4d6kh3, 4d6kh3}kh1`, `{2d6, 1d12}>=8` | [`ExprKind::Group`], [`GroupTerm`] | order statistics, or item by item |
+//! | penetrate | `!p`, `!!p` | [`Explosion::penetrate`] | this crate; keep/drop: `dice_core::Pool::kept_score` |
+//! | reroll and add, selections | `ra1`, `k(>3)`, `d(<2)` | [`DiceTerm::reroll_add`], [`Select`] | this crate: per-die law |
+//! | unique | `u`, `uo` | [`Unique`] | `dice_core::Unique` |
+//! | failures' values, criticals, sort | `sf<3`, `cs>=19`, `sd` | [`DiceTerm`] | per-die law; display only |
+//!
+//! ## Dialects
+//!
+//! [`Expression::parse_with`] reads the notation of Roll20, Foundry VTT, Avrae's d20 and
+//! rpg-dice-roller ([`Dialect`]) with each one's meaning where they disagree (Roll20's `>4`
+//! includes 4, Foundry's `r` rerolls once, d20's `k3` keeps the dice showing 3), onto the
+//! same tree; the canonical form is in this crate's grammar.
+//!
+//! ```
+//! use dice_notation::{Dialect, Expression};
+//! let e = Expression::parse_with("10d6cs>4df<2", Dialect::Foundry)?;
+//! assert_eq!(e.to_string(), "10d6>4f<2");
+//! # Ok::<(), dice_notation::ParseError>(())
+//! ```
 //!
 //! Within a dice term the modifiers apply in one fixed order, whatever order they are
 //! written in: **reroll, explode, clamp, keep/drop, count** (see [`DiceTerm`]).
@@ -69,6 +91,7 @@
 
 mod ast;
 mod compile;
+mod dialect;
 mod error;
 mod exact;
 mod expression;
@@ -76,8 +99,10 @@ mod parse;
 mod roll;
 
 pub use ast::{
-    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, Reroll, Span, StreakTerm,
+    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Relation, Reroll,
+    Select, Sort, Span, StreakTerm, Unique,
 };
+pub use dialect::{Dialect, UnknownDialect};
 pub use error::{NotationError, ParseError, ParseErrorKind};
 pub use expression::{Expression, FaceError};
 pub use roll::{Outcome, RollResult, RolledDie, TermRoll};
@@ -159,9 +184,9 @@ pub const MAX_CONSTANT: u64 = 1_000_000_000;
 /// ```
 pub const MAX_VALUE: i64 = 1_000_000_000_000_000;
 
-/// The most steps (multiply-adds, roughly) an exact distribution computed by this crate may
-/// take: about a second on one core. dice-core's own laws have their own limit,
-/// [`dice_core::MAX_EXACT_WORK`].
+/// The most work an exact distribution of a whole expression may take, in dice-core's budget
+/// units (about a nanosecond of one core each): about a second. Each of dice-core's laws is
+/// also held to dice-core's own limit, [`dice_core::MAX_EXACT_WORK`] (about ten seconds).
 ///
 /// ```
 /// use dice_notation::{Expression, NotationError};

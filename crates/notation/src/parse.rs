@@ -7,8 +7,10 @@ use std::collections::BTreeSet;
 use dice_core::Keep;
 
 use crate::ast::{
-    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, Reroll, Span, StreakTerm,
+    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Relation, Reroll,
+    Select, Sort, Span, StreakTerm, Unique,
 };
+use crate::dialect::{Dialect, Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{MAX_CONSTANT, MAX_DEPTH, MAX_DICE, MAX_EXPLOSION_CAP, MAX_INPUT_LEN, MAX_SIDES};
 
@@ -16,6 +18,10 @@ use crate::{MAX_CONSTANT, MAX_DEPTH, MAX_DICE, MAX_EXPLOSION_CAP, MAX_INPUT_LEN,
 const ATOM: &str = "a number, dice (`2d6`, `d20`, `dF`), `(`, `-`, `min(`, `max(` or `streak(`";
 /// What may follow a complete operand.
 const AFTER: &str = "an operator (`+`, `-`, `*`, `/`), `vs` or the end of the input";
+/// What may start an operand, in another dialect.
+const ATOM_DIALECT: &str = "a number, dice (`2d6`, `d20`), `(` or `-`";
+/// What may follow a complete operand, in another dialect.
+const AFTER_DIALECT: &str = "an operator or the end of the input";
 /// The same, when a comparison stands where an operator should.
 const AFTER_CMP: &str = "an operator (`+`, `-`, `*`, `/`), `vs` or the end of the input \
      (to compare a total with a target write `vs`, as in `2d6+1 vs 8`; to count dice write \
@@ -23,8 +29,13 @@ const AFTER_CMP: &str = "an operator (`+`, `-`, `*`, `/`), `vs` or the end of th
 
 type PResult<T> = Result<T, ParseError>;
 
-/// Parses a whole expression.
+/// Parses a whole expression in this crate's grammar.
 pub(crate) fn parse(input: &str) -> PResult<Expr> {
+    parse_with(input, Dialect::Default)
+}
+
+/// Parses a whole expression written in `dialect`.
+pub(crate) fn parse_with(input: &str, dialect: Dialect) -> PResult<Expr> {
     if input.len() > MAX_INPUT_LEN {
         return Err(ParseError::new(
             ParseErrorKind::TooLong {
@@ -35,17 +46,30 @@ pub(crate) fn parse(input: &str) -> PResult<Expr> {
             input,
         ));
     }
+    let syn = dialect.syntax();
     let mut p = Parser {
         src: input,
         pos: 0,
         depth: 0,
+        syn,
     };
     p.ws();
     let e = p.top()?;
+    let before = p.pos;
     p.ws();
     if !p.at_end() {
+        // Roll20's "1d20+5 Roll for initiative", Avrae d20's comments: text after a space.
+        let text = p
+            .rest()
+            .starts_with(|c: char| c.is_alphabetic() || c == '"' || c == '\'');
+        if syn.trailing_text && p.pos > before && text {
+            return Ok(e);
+        }
         let cmp = p.rest().starts_with(['<', '>', '=']);
-        return Err(p.unexpected(if cmp { AFTER_CMP } else { AFTER }));
+        if syn.versus {
+            return Err(p.unexpected(if cmp { AFTER_CMP } else { AFTER }));
+        }
+        return Err(p.unexpected(AFTER_DIALECT));
     }
     Ok(e)
 }
@@ -56,6 +80,8 @@ struct TermSpans {
     count: Span,
     die: Span,
     reroll: Span,
+    unique: Span,
+    reroll_add: Span,
     explode: Span,
     cap: Span,
     min: Span,
@@ -63,6 +89,8 @@ struct TermSpans {
     keep: Span,
     success: Span,
     failure: Span,
+    select: Span,
+    crit: Span,
 }
 
 /// A failed check: what, and where.
@@ -201,9 +229,39 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
     if let Some(c) = &t.success {
         check_cmp(c, s.success)?;
     }
+    if let Some(c) = &t.select {
+        check_cmp(&c.on, s.select)?;
+        if t.keep != Keep::All {
+            return invalid(
+                "a selection (`k(>3)`, `d(=1)`) cannot go with another keep or drop on the same \
+                 dice"
+                    .into(),
+                s.select,
+            );
+        }
+    }
+    if let Some(c) = &t.reroll_add {
+        check_cmp(c, s.reroll_add)?;
+    }
+    for c in [&t.crit_success, &t.crit_failure].into_iter().flatten() {
+        check_cmp(c, s.crit)?;
+    }
+    if let Some(u) = &t.unique {
+        let faces = standing.len() as u32;
+        if !u.once && t.count > faces {
+            return invalid(
+                format!(
+                    "`u` rerolls until the {} dice show different faces, but a {} has only {} \
+                     that can stand: roll fewer dice, or reroll once with `uo`",
+                    t.count, t.die, faces
+                ),
+                s.unique,
+            );
+        }
+    }
     if let Some(c) = &t.failure {
         check_cmp(c, s.failure)?;
-        if t.success.is_none() {
+        if t.success.is_none() && !t.failure_value {
             return invalid(
                 "failures (`f…`) are subtracted from a success count: write the success test \
                  first, as in `10d10>=8f1`"
@@ -238,10 +296,75 @@ fn check_streak(t: &StreakTerm, die_span: Span, on_span: Span, cap_span: Span) -
     Ok(())
 }
 
+/// A rounding applied to the one division a function (or d20's total) holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rounding {
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+}
+
+impl Rounding {
+    fn op(self) -> BinOp {
+        match self {
+            Rounding::Floor => BinOp::Div,
+            Rounding::Ceil => BinOp::DivCeil,
+            Rounding::Round => BinOp::DivRound,
+            Rounding::Trunc => BinOp::DivTrunc,
+        }
+    }
+
+    /// The rounding of `x` that gives `round(a − x) = a − x'` for a whole `a`, if any.
+    fn negated(self) -> Option<Rounding> {
+        match self {
+            Rounding::Floor => Some(Rounding::Ceil),
+            Rounding::Ceil => Some(Rounding::Floor),
+            Rounding::Round | Rounding::Trunc => None,
+        }
+    }
+}
+
+/// Whether the division of a sum may still be rounded by its function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    /// No rounding function around.
+    None,
+    /// Rounds the next division at the end of a product.
+    Open(Rounding),
+    /// The function's division was read.
+    Used,
+}
+
+/// The value of an expression made of numbers and arithmetic only.
+fn constant_value(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Number(n) => Some((*n).into()),
+        ExprKind::Neg(x) => Some(-constant_value(x)?),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (constant_value(a)?, constant_value(b)?);
+            if x.abs() > i128::from(i64::MAX) || y.abs() > i128::from(i64::MAX) {
+                return None;
+            }
+            let (x, y) = (x as i64, y as i64);
+            let zero_div = matches!(
+                op,
+                BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Mod
+            ) && y == 0;
+            if zero_div || (*op == BinOp::Pow && !(0..=62).contains(&y)) {
+                return None;
+            }
+            Some(crate::roll::apply(*op, x, y).into())
+        }
+        _ => None,
+    }
+}
+
 struct Parser<'a> {
     src: &'a str,
     pos: usize,
     depth: usize,
+    syn: &'static Syntax,
 }
 
 impl Parser<'_> {
@@ -257,12 +380,28 @@ impl Parser<'_> {
         self.pos >= self.src.len()
     }
 
+    /// Whitespace, and in dialects with them, `[labels]` and comments.
     fn ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if !c.is_whitespace() {
-                break;
+        loop {
+            let Some(c) = self.peek() else { return };
+            if c.is_whitespace() {
+                self.pos += c.len_utf8();
+            } else if c == '[' && self.syn.labels {
+                match self.rest().find(']') {
+                    Some(end) => self.pos += end + 1,
+                    None => return,
+                }
+            } else if self.syn.line_comments && self.rest().starts_with("/*") {
+                match self.rest()[2..].find("*/") {
+                    Some(end) => self.pos += end + 4,
+                    None => return,
+                }
+            } else if self.syn.line_comments && (c == '#' || self.rest().starts_with("//")) {
+                let end = self.rest().find(['\n', '\r']).unwrap_or(self.rest().len());
+                self.pos += end;
+            } else {
+                return;
             }
-            self.pos += c.len_utf8();
         }
     }
 
@@ -284,8 +423,22 @@ impl Parser<'_> {
         }
     }
 
+    /// Consumes `s` unless a letter follows it (`s` but not `sort`).
+    fn eat_word(&mut self, s: &str) -> bool {
+        let after = self.rest().get(s.len()..).and_then(|r| r.chars().next());
+        if self.looking_at(s) && !after.is_some_and(|c| c.is_ascii_alphabetic()) {
+            self.pos += s.len();
+            return true;
+        }
+        false
+    }
+
     fn error(&self, kind: ParseErrorKind, span: Span) -> ParseError {
         ParseError::new(kind, span, self.src)
+    }
+
+    fn invalid(&self, msg: String, span: Span) -> ParseError {
+        self.error(ParseErrorKind::Invalid(msg), span)
     }
 
     fn checked(&self, check: Check) -> PResult<()> {
@@ -327,14 +480,19 @@ impl Parser<'_> {
         self.depth -= 1;
     }
 
-    /// `sum ("vs" sum)?`
+    /// `sum ("vs" sum)?`, or in Avrae d20 `sum (relation sum)*`.
     fn top(&mut self) -> PResult<Expr> {
-        let lhs = self.sum()?;
+        let mut ctx = if self.syn.truncate_total {
+            Ctx::Open(Rounding::Trunc)
+        } else {
+            Ctx::None
+        };
+        let lhs = self.sum(&mut ctx)?;
         let save = self.pos;
         self.ws();
-        if self.eat("vs") {
+        if self.syn.versus && self.eat("vs") {
             self.ws();
-            let rhs = self.sum()?;
+            let rhs = self.sum(&mut Ctx::None)?;
             let span = lhs.span.join(rhs.span);
             return Ok(Expr {
                 kind: ExprKind::Versus(Box::new(lhs), Box::new(rhs)),
@@ -342,12 +500,78 @@ impl Parser<'_> {
             });
         }
         self.pos = save;
+        if self.syn.comparisons {
+            return self.comparisons(lhs, ctx);
+        }
         Ok(lhs)
     }
 
-    /// `product (("+" | "-") product)*`
-    fn sum(&mut self) -> PResult<Expr> {
-        let mut lhs = self.product()?;
+    /// Avrae d20's comparisons as values, after their first operand: `(relation sum)*`.
+    fn comparisons(&mut self, first: Expr, ctx: Ctx) -> PResult<Expr> {
+        let mut lhs = first;
+        loop {
+            let save = self.pos;
+            self.ws();
+            let Some(rel) = self.relation() else {
+                self.pos = save;
+                return Ok(lhs);
+            };
+            if ctx == Ctx::Used {
+                return Err(self.fraction_error(lhs.span));
+            }
+            self.ws();
+            let rhs = self.sum(&mut Ctx::None)?;
+            let span = lhs.span.join(rhs.span);
+            lhs = Expr {
+                kind: ExprKind::Compare(rel, Box::new(lhs), Box::new(rhs)),
+                span,
+            };
+        }
+    }
+
+    /// `==`, `!=`, `<>`, `>=`, `<=`, `>`, `<`, `=` as a relation between values.
+    fn relation(&mut self) -> Option<Relation> {
+        Some(if self.eat("==") {
+            Relation::Equal
+        } else if self.eat("!=") || self.eat("<>") {
+            Relation::NotEqual
+        } else if self.eat(">=") {
+            Relation::AtLeast
+        } else if self.eat("<=") {
+            Relation::AtMost
+        } else if self.eat(">") {
+            Relation::Above
+        } else if self.eat("<") {
+            Relation::Below
+        } else if self.eat("=") {
+            Relation::Equal
+        } else {
+            return None;
+        })
+    }
+
+    fn fraction_error(&self, span: Span) -> ParseError {
+        self.invalid(
+            format!(
+                "{} divides exactly, so this division can leave a fraction, which this crate \
+                 does not represent: round it with floor(…), ceil(…) or round(…){}",
+                self.syn.title,
+                if self.syn.truncate_total {
+                    " (d20 truncates only the whole expression's total, so the division must be \
+                     the whole expression, or exact: `//` rounds down)"
+                } else {
+                    ""
+                }
+            ),
+            span,
+        )
+    }
+
+    /// `product (("+" | "-") product)*`; `ctx` is the rounding of the function around.
+    fn sum(&mut self, ctx: &mut Ctx) -> PResult<Expr> {
+        let open = *ctx;
+        let mut lhs = self.product(ctx)?;
+        let first_used = open != Ctx::None && *ctx == Ctx::Used;
         loop {
             let save = self.pos;
             self.ws();
@@ -359,33 +583,94 @@ impl Parser<'_> {
                 self.pos = save;
                 return Ok(lhs);
             };
+            if first_used && open == Ctx::Open(Rounding::Trunc) {
+                return Err(self.fraction_error(lhs.span));
+            }
             self.ws();
-            let rhs = self.product()?;
+            // A whole number added to x leaves floor/ceil/round of x + n as that of x, plus n;
+            // subtracted, floor becomes ceil and ceil floor.
+            let mut sub = match (*ctx, op) {
+                (Ctx::Open(Rounding::Trunc), _) => Ctx::None,
+                (Ctx::Open(r), BinOp::Sub) => r.negated().map_or(Ctx::None, Ctx::Open),
+                (c, _) => c,
+            };
+            let rhs = self.product(&mut sub)?;
+            if sub == Ctx::Used {
+                *ctx = Ctx::Used;
+            }
             lhs = binary(op, lhs, rhs);
         }
     }
 
-    /// `unary (("*" | "/") unary)*`
-    fn product(&mut self) -> PResult<Expr> {
+    /// `unary (("*" | "/" | "//" | "%") unary)*`
+    fn product(&mut self, ctx: &mut Ctx) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         loop {
             let save = self.pos;
             self.ws();
-            let op = if self.eat("*") || self.eat("×") {
-                BinOp::Mul
-            } else if self.eat("/") || self.eat("÷") {
-                BinOp::Div
+            // The operator, and whether it is a `/` whose rounding is still to be decided.
+            let (op, open) = if !self.looking_at("**") && (self.eat("*") || self.eat("×")) {
+                (BinOp::Mul, false)
+            } else if self.syn.floor_division && self.eat("//") {
+                (BinOp::Div, false)
+            } else if !self.looking_at("//") && (self.eat("/") || self.eat("÷")) {
+                (BinOp::Div, true)
+            } else if self.syn.modulo && self.eat("%") {
+                (BinOp::Mod, false)
             } else {
                 self.pos = save;
                 return Ok(lhs);
             };
+            let op_span = Span::new(save, self.pos);
             self.ws();
             let rhs = self.unary()?;
+            let op = if open {
+                self.division(ctx, &lhs, &rhs, op_span)?
+            } else {
+                op
+            };
             lhs = binary(op, lhs, rhs);
         }
     }
 
-    /// `"-" unary | atom`
+    /// The rounding of a `/` just read: the function's around it when the division ends
+    /// the product, else the dialect's own (this crate's: toward −∞; the others' exact
+    /// division only where exact by its numbers).
+    fn division(&mut self, ctx: &mut Ctx, lhs: &Expr, rhs: &Expr, at: Span) -> PResult<BinOp> {
+        let save = self.pos;
+        self.ws();
+        let last = !(self.looking_at("*") || self.looking_at("/") || self.looking_at("%"));
+        self.pos = save;
+        match *ctx {
+            Ctx::Open(r) if last => {
+                *ctx = Ctx::Used;
+                return Ok(r.op());
+            }
+            Ctx::Used => {
+                return Err(self.invalid(
+                    "a rounding function rounds one division: round each division on its own"
+                        .into(),
+                    at,
+                ));
+            }
+            _ => {}
+        }
+        if self.syn.division == Division::Floor {
+            return Ok(BinOp::Div);
+        }
+        // Exact by its numbers: a divisor of ±1, or two constants that divide.
+        let exact = match (constant_value(lhs), constant_value(rhs)) {
+            (_, Some(1 | -1)) => true,
+            (Some(x), Some(y)) => y != 0 && x % y == 0,
+            _ => false,
+        };
+        if exact {
+            return Ok(BinOp::Div);
+        }
+        Err(self.fraction_error(lhs.span.join(rhs.span)))
+    }
+
+    /// `"-" unary | "+" unary | power`
     fn unary(&mut self) -> PResult<Expr> {
         let start = self.pos;
         if self.eat("-") || self.eat("−") {
@@ -399,23 +684,46 @@ impl Parser<'_> {
                 span,
             });
         }
-        self.atom()
+        if self.syn.unary_plus && self.eat("+") {
+            self.enter(start)?;
+            self.ws();
+            let inner = self.unary()?;
+            self.leave();
+            return Ok(inner);
+        }
+        self.power()
+    }
+
+    /// `atom ("**" unary)?`: right-associative, binding tighter than a sign on its left.
+    fn power(&mut self) -> PResult<Expr> {
+        let base = self.atom()?;
+        if !self.syn.power {
+            return Ok(base);
+        }
+        let save = self.pos;
+        self.ws();
+        if self.eat("**") || (self.syn.caret_power && self.eat("^")) {
+            self.ws();
+            let exponent = self.unary()?;
+            return Ok(binary(BinOp::Pow, base, exponent));
+        }
+        self.pos = save;
+        Ok(base)
     }
 
     fn atom(&mut self) -> PResult<Expr> {
         let start = self.pos;
         match self.peek() {
-            Some('(') => {
+            Some('(') => self.parenthesized(start),
+            Some('{') if self.syn.braces => {
                 self.enter(start)?;
                 self.pos += 1;
-                self.ws();
-                let inner = self.sum()?;
-                self.close_group("`)`")?;
+                let items = self.items('}')?;
                 self.leave();
-                Ok(inner.with_span(Span::new(start, self.pos)))
+                self.group(items, start)
             }
-            Some(c) if c.is_ascii_digit() => {
-                let (n, span) = self.uint("a number")?;
+            Some(c) if c.is_ascii_digit() || (c == '.' && self.syn.decimals) => {
+                let (n, span) = self.number()?;
                 if matches!(self.peek(), Some('d' | 'D')) {
                     self.dice(Some((n, span)), start)
                 } else {
@@ -427,24 +735,341 @@ impl Parser<'_> {
             }
             Some('d' | 'D') => self.dice(None, start),
             _ => {
-                if self.eat("min(") {
-                    self.call(Func::Min, start)
-                } else if self.eat("max(") {
-                    self.call(Func::Max, start)
-                } else if self.eat("streak(") {
-                    self.streak(start)
-                } else {
-                    Err(self.unexpected(ATOM))
+                for &name in self.syn.functions {
+                    if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
+                        self.pos += name.len() + 1;
+                        return self.function(name, start);
+                    }
                 }
+                for &name in self.syn.refused_functions {
+                    if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
+                        return Err(self.invalid(
+                            format!(
+                                "`{name}` gives values that are not whole numbers, which this \
+                                 crate does not represent"
+                            ),
+                            Span::new(start, start + name.len()),
+                        ));
+                    }
+                }
+                if self.syn.streak && self.eat("streak(") {
+                    return self.streak(start);
+                }
+                Err(self.unexpected(if self.syn.versus { ATOM } else { ATOM_DIALECT }))
             }
         }
+    }
+
+    /// A number; in dialects with decimals, `2.0` is 2 and a fraction is refused.
+    fn number(&mut self) -> PResult<(u64, Span)> {
+        let start = self.pos;
+        let (n, mut span) = if self.peek() == Some('.') {
+            (0, Span::new(start, start))
+        } else {
+            self.uint("a number")?
+        };
+        if self.syn.decimals && self.peek() == Some('.') {
+            self.pos += 1;
+            let digits = self
+                .rest()
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(self.rest().len());
+            let whole = self.rest()[..digits].bytes().all(|b| b == b'0');
+            self.pos += digits;
+            span = Span::new(start, self.pos);
+            if !whole {
+                return Err(self.invalid(
+                    "a number with a fraction is not supported: this crate computes with whole \
+                     numbers"
+                        .into(),
+                    span,
+                ));
+            }
+        }
+        Ok((n, span))
+    }
+
+    /// `(` at the input: a parenthesized sum, this crate's `(a >= b)`, Avrae d20's set
+    /// `(a, b)`, or a computed count `(1+1)d6`.
+    fn parenthesized(&mut self, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.pos += 1;
+        if self.syn.sets {
+            self.ws();
+            let items = self.items(')')?;
+            self.leave();
+            let bare = items.1.is_empty() && items.0.len() == 1;
+            if bare && !self.looking_at("k") && !self.looking_at("p") {
+                let inner = items
+                    .0
+                    .into_iter()
+                    .next()
+                    .unwrap_or_else(|| Expr::number(0));
+                return Ok(inner.with_span(Span::new(start, self.pos)));
+            }
+            return self.group(items, start);
+        }
+        self.ws();
+        let inner = self.sum(&mut Ctx::None)?;
+        self.ws();
+        if self.syn.paren_comparisons {
+            if let Some(rel) = self.relation() {
+                self.ws();
+                let rhs = self.sum(&mut Ctx::None)?;
+                self.close_group("`)`")?;
+                self.leave();
+                return Ok(Expr {
+                    kind: ExprKind::Compare(rel, Box::new(inner), Box::new(rhs)),
+                    span: Span::new(start, self.pos),
+                });
+            }
+        }
+        self.close_group("`)`")?;
+        self.leave();
+        let span = Span::new(start, self.pos);
+        if self.syn.computed_dice && matches!(self.peek(), Some('d' | 'D')) {
+            let count = self.constant_count(&inner, span, "number of dice")?;
+            return self.dice(Some((count, span)), start);
+        }
+        Ok(inner.with_span(span))
+    }
+
+    /// A computed count or number of sides: a constant expression.
+    fn constant_count(&self, e: &Expr, span: Span, what: &'static str) -> PResult<u64> {
+        let Some(v) = constant_value(e) else {
+            return Err(self.invalid(
+                format!(
+                    "a {what} computed by rolling dice is not supported: only numbers and \
+                     arithmetic may stand in the parentheses"
+                ),
+                span,
+            ));
+        };
+        if !(0..=i128::from(MAX_CONSTANT)).contains(&v) {
+            return Err(self.error(
+                ParseErrorKind::OutOfRange {
+                    what,
+                    value: v,
+                    min: 0,
+                    max: MAX_CONSTANT.into(),
+                },
+                span,
+            ));
+        }
+        Ok(v as u64)
+    }
+
+    /// The items of a group up to `close`, and the spans of the commas (a set `(a,)` has
+    /// one item and one comma).
+    fn items(&mut self, close: char) -> PResult<(Vec<Expr>, Vec<Span>)> {
+        let mut items = Vec::new();
+        let mut commas = Vec::new();
+        loop {
+            self.ws();
+            if self.peek() == Some(close) && (self.syn.sets || !items.is_empty()) {
+                self.pos += 1;
+                return Ok((items, commas));
+            }
+            let item = self.sum(&mut Ctx::None)?;
+            let item = if self.syn.comparisons {
+                self.comparisons(item, Ctx::None)?
+            } else {
+                item
+            };
+            items.push(item);
+            self.ws();
+            if self.peek() == Some(close) {
+                self.pos += 1;
+                return Ok((items, commas));
+            }
+            if !self.eat(",") {
+                return Err(self.unexpected(if close == '}' {
+                    "`,` or `}`"
+                } else {
+                    "`,` or `)`"
+                }));
+            }
+            commas.push(Span::new(self.pos - 1, self.pos));
+        }
+    }
+
+    /// The modifiers after a group's closing bracket.
+    fn group(&mut self, (items, _): (Vec<Expr>, Vec<Span>), start: usize) -> PResult<Expr> {
+        let mut g = GroupTerm {
+            items,
+            keep: Keep::All,
+            select: None,
+            success: None,
+            failure: None,
+        };
+        let mut keep_span = Span::default();
+        loop {
+            let m = self.pos;
+            if let Some(keep) = self.keep_words()? {
+                if g.keep != Keep::All || g.select.is_some() {
+                    return Err(self.duplicate("a keep or drop", m));
+                }
+                keep_span = Span::new(m, self.pos);
+                match keep {
+                    Kept::Keep(k) => g.keep = k,
+                    Kept::Select(s) => g.select = Some(s),
+                }
+            } else if let Some(c) = self.success_test()? {
+                if g.success.is_some() {
+                    return Err(self.duplicate("a success test", m));
+                }
+                g.success = Some(c);
+            } else if self.syn.bare_success && self.eat("f") {
+                let Some(on) = self.keyword_cmp()? else {
+                    return Err(self.unexpected("which items are failures (as in `f1`)"));
+                };
+                g.failure = Some(on);
+            } else {
+                break;
+            }
+        }
+        let span = Span::new(start, self.pos);
+        let n = g.items.len() as u32;
+        if g.items.is_empty() {
+            return Ok(Expr {
+                kind: ExprKind::Number(0),
+                span,
+            });
+        }
+        if g.failure.is_some() && g.success.is_none() {
+            return Err(self.invalid(
+                "failures (`f…`) are subtracted from a success count: write the success test \
+                 first"
+                    .into(),
+                span,
+            ));
+        }
+        // One item: its dice are kept or counted one by one (Roll20, rpg-dice-roller), which
+        // for a sum of dice of one kind is one pool of them.
+        if n == 1 && (g.keep != Keep::All || g.success.is_some() || g.select.is_some()) {
+            return self.single_group(g, span, keep_span);
+        }
+        if n == 1 {
+            let item = g.items.pop().unwrap_or_else(|| Expr::number(0));
+            return Ok(item.with_span(span));
+        }
+        match g.keep {
+            Keep::All => {}
+            Keep::Highest(k) | Keep::Lowest(k) => {
+                self.checked(out_of_range("items kept", k.into(), 0, n.into(), keep_span))?;
+            }
+            Keep::DropHighest(k) | Keep::DropLowest(k) => {
+                self.checked(out_of_range(
+                    "items dropped",
+                    k.into(),
+                    0,
+                    n.into(),
+                    keep_span,
+                ))?;
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Group(g),
+            span,
+        })
+    }
+
+    /// `{4d6+2d6}kh3`: the dice of one kind in a one-item group, kept and counted as one
+    /// pool.
+    fn single_group(&mut self, g: GroupTerm, span: Span, keep_span: Span) -> PResult<Expr> {
+        let mut dice: Vec<&DiceTerm> = Vec::new();
+        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e DiceTerm>) -> bool {
+            match &e.kind {
+                ExprKind::Dice(t) => {
+                    out.push(t);
+                    true
+                }
+                ExprKind::Binary(BinOp::Add, a, b) => collect(a, out) && collect(b, out),
+                _ => false,
+            }
+        }
+        let item = &g.items[0];
+        // One term (`{5d6!!}>8`): the group's keep and test go on it, where it has none.
+        if let ExprKind::Dice(one) = &item.kind {
+            let free = (g.keep == Keep::All && g.select.is_none()
+                || one.keep == Keep::All && one.select.is_none())
+                && (g.success.is_none() || one.success.is_none())
+                && (g.failure.is_none() || one.failure.is_none());
+            if free {
+                let mut t = one.clone();
+                if g.keep != Keep::All {
+                    t.keep = g.keep;
+                }
+                if g.select.is_some() {
+                    t.select = g.select;
+                }
+                if g.success.is_some() {
+                    t.success = g.success;
+                }
+                if g.failure.is_some() {
+                    t.failure = g.failure;
+                }
+                let s = TermSpans {
+                    count: span,
+                    die: span,
+                    reroll: span,
+                    unique: span,
+                    reroll_add: span,
+                    explode: span,
+                    cap: span,
+                    min: span,
+                    max: span,
+                    keep: keep_span,
+                    success: span,
+                    failure: span,
+                    select: keep_span,
+                    crit: span,
+                };
+                self.checked(check_dice(&t, &s))?;
+                return Ok(Expr {
+                    kind: ExprKind::Dice(t),
+                    span,
+                });
+            }
+        }
+        let plain = |t: &DiceTerm| DiceTerm::new(t.count, t.die) == *t;
+        if !collect(item, &mut dice) || dice.iter().any(|t| !plain(t) || t.die != dice[0].die) {
+            return Err(self.invalid(
+                "a group of one expression keeps or counts its dice one by one; this is \
+                 supported for a sum of plain dice of one kind (`{4d6+2d6}kh3`), not for \
+                 constants, modifiers or mixed dice in it: write the dice as one term, or the \
+                 items with commas"
+                    .into(),
+                span,
+            ));
+        }
+        let count: u32 = dice.iter().map(|t| t.count).sum();
+        let mut t = DiceTerm::new(count, dice[0].die);
+        t.keep = g.keep;
+        t.select = g.select;
+        t.success = g.success;
+        t.failure = g.failure;
+        let s = TermSpans {
+            count: span,
+            die: span,
+            keep: keep_span,
+            select: keep_span,
+            success: span,
+            failure: span,
+            ..TermSpans::default()
+        };
+        self.checked(check_dice(&t, &s))?;
+        Ok(Expr {
+            kind: ExprKind::Dice(t),
+            span,
+        })
     }
 
     /// After the contents of `( … )` or a function: whitespace, then `)`; a `vs` here is
     /// explained.
     fn close_group(&mut self, expected: &'static str) -> PResult<()> {
         self.ws();
-        if self.looking_at("vs") {
+        if self.syn.versus && self.looking_at("vs") {
             return Err(self.error(
                 ParseErrorKind::Invalid(
                     "`vs` compares the whole expression with a target; it cannot stand inside \
@@ -460,19 +1085,67 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// `min(` / `max(` already read: `sum ("," sum)+ ")"`.
+    /// A function whose name and `(` were read.
+    fn function(&mut self, name: &str, start: usize) -> PResult<Expr> {
+        let rounding = match name {
+            "floor" => Some(Rounding::Floor),
+            "ceil" => Some(Rounding::Ceil),
+            "round" => Some(Rounding::Round),
+            "trunc" => Some(Rounding::Trunc),
+            _ => None,
+        };
+        if let Some(r) = rounding {
+            self.enter(start)?;
+            self.ws();
+            let inner = self.sum(&mut Ctx::Open(r))?;
+            self.close_group("`)`")?;
+            self.leave();
+            // Without a division the argument is whole already.
+            return Ok(inner.with_span(Span::new(start, self.pos)));
+        }
+        let func = match name {
+            "min" => Func::Min,
+            "max" => Func::Max,
+            "abs" => Func::Abs,
+            "sign" => Func::Sign,
+            _ => {
+                // pow(a, b)
+                self.enter(start)?;
+                self.ws();
+                let a = self.sum(&mut Ctx::None)?;
+                self.ws();
+                if !self.eat(",") {
+                    return Err(self.unexpected("`,` and the exponent"));
+                }
+                self.ws();
+                let b = self.sum(&mut Ctx::None)?;
+                self.close_group("`)`")?;
+                self.leave();
+                return Ok(binary(BinOp::Pow, a, b).with_span(Span::new(start, self.pos)));
+            }
+        };
+        self.call(func, start)
+    }
+
+    /// `min(` / `max(` / `abs(` / `sign(` already read: the arguments and `)`.
     fn call(&mut self, func: Func, start: usize) -> PResult<Expr> {
         self.enter(start)?;
         let mut args = Vec::new();
         loop {
             self.ws();
-            args.push(self.sum()?);
+            args.push(self.sum(&mut Ctx::None)?);
             self.ws();
             if !self.eat(",") {
                 break;
             }
         }
-        if args.len() < 2 {
+        if func.is_unary() && args.len() != 1 {
+            return Err(self.invalid(
+                format!("`{func}` takes one argument"),
+                Span::new(start, self.pos),
+            ));
+        }
+        if !func.is_unary() && args.len() < 2 {
             return Err(self.unexpected("`,` and a second argument"));
         }
         self.close_group("`,` or `)`")?;
@@ -527,17 +1200,32 @@ impl Parser<'_> {
         }
     }
 
-    /// A test with its operator: `>=5`, `<=5`, `>5`, `<5`, `=5`, `={1,2}`.
+    /// A test with its operator: `>=5`, `<=5`, `>5`, `<5`, `=5`, `={1,2}`; `<>5` and `!=5`
+    /// where the dialect has them; in Roll20, `>5` and `<5` include the 5.
     fn cmp(&mut self) -> PResult<Option<Cmp>> {
         const NUMBER: &str = "a number (as in `>=5`)";
+        let inclusive = self.syn.inclusive_gt_lt;
+        let not_equal = self.syn.not_equal || self.syn.canonical_extras;
         let c = if self.eat(">=") {
             Cmp::AtLeast(self.int(NUMBER)?)
         } else if self.eat("<=") {
             Cmp::AtMost(self.int(NUMBER)?)
+        } else if not_equal && self.eat("<>") || self.syn.not_equal && self.eat("!=") {
+            Cmp::NotEqual(self.int(NUMBER)?)
         } else if self.eat(">") {
-            Cmp::Above(self.int(NUMBER)?)
+            let n = self.int(NUMBER)?;
+            if inclusive {
+                Cmp::AtLeast(n)
+            } else {
+                Cmp::Above(n)
+            }
         } else if self.eat("<") {
-            Cmp::Below(self.int(NUMBER)?)
+            let n = self.int(NUMBER)?;
+            if inclusive {
+                Cmp::AtMost(n)
+            } else {
+                Cmp::Below(n)
+            }
         } else if self.eat("=") {
             if self.eat("{") {
                 self.set()?
@@ -565,94 +1253,419 @@ impl Parser<'_> {
         Ok(None)
     }
 
-    /// The die after `d`: sides, `F` or `%`.
+    /// A success test after dice or a group: a bare comparison, or Foundry's `cs…`.
+    fn success_test(&mut self) -> PResult<Option<Cmp>> {
+        if self.syn.bare_success {
+            return self.cmp();
+        }
+        if self.syn.foundry_counting && self.eat("cs") {
+            return match self.keyword_cmp()? {
+                Some(c) => Ok(Some(c)),
+                None => Err(self.unexpected("what counts as a success (as in `cs>=5`)")),
+            };
+        }
+        Ok(None)
+    }
+
+    /// Avrae d20's selector after `k`, `p` and its dice operators: `hN`, `lN`, `>N`, `<N`
+    /// or a face `N`.
+    fn selector(&mut self) -> PResult<Selector> {
+        const WHAT: &str = "a selector: `h3` (highest 3), `l1` (lowest 1), `>4`, `<2` or a face";
+        if self.eat("h") {
+            return Ok(Selector::Highest(self.uint(WHAT)?.0 as u32));
+        }
+        if self.eat("l") {
+            return Ok(Selector::Lowest(self.uint(WHAT)?.0 as u32));
+        }
+        if self.eat(">") {
+            return Ok(Selector::Test(Cmp::Above(self.int(WHAT)?)));
+        }
+        if self.eat("<") {
+            return Ok(Selector::Test(Cmp::Below(self.int(WHAT)?)));
+        }
+        if self.peek().is_some_and(|c| c.is_ascii_digit() || c == '-') {
+            return Ok(Selector::Test(Cmp::Exactly(self.int(WHAT)?)));
+        }
+        Err(self.unexpected(WHAT))
+    }
+
+    /// A keep or drop written in the dialect's words, if one is next.
+    fn keep_words(&mut self) -> PResult<Option<Kept>> {
+        match self.syn.keep {
+            KeepWords::Selectors => {
+                let keep = if self.eat("k") {
+                    true
+                } else if self.eat("p") {
+                    false
+                } else {
+                    return Ok(None);
+                };
+                Ok(Some(match self.selector()? {
+                    Selector::Highest(k) if keep => Kept::Keep(Keep::Highest(k)),
+                    Selector::Lowest(k) if keep => Kept::Keep(Keep::Lowest(k)),
+                    Selector::Highest(k) => Kept::Keep(Keep::DropHighest(k)),
+                    Selector::Lowest(k) => Kept::Keep(Keep::DropLowest(k)),
+                    Selector::Test(on) => Kept::Select(Select { keep, on }),
+                }))
+            }
+            KeepWords::Standard { bare_d } => {
+                let m = self.pos;
+                let extras = self.syn.canonical_extras;
+                if extras && (self.looking_at("k(") || self.looking_at("d(")) {
+                    let keep = self.eat("k") || !self.eat("d");
+                    self.pos += 1;
+                    let Some(on) = self.cmp()? else {
+                        return Err(self.unexpected("a test (as in `k(>3)`)"));
+                    };
+                    if !self.eat(")") {
+                        return Err(self.unexpected("`)`"));
+                    }
+                    return Ok(Some(Kept::Select(Select { keep, on })));
+                }
+                let word = if self.eat("kh") || self.eat("kl") || self.eat("dh") || self.eat("dl") {
+                    self.src[m..self.pos].to_ascii_lowercase()
+                } else if self.eat("k") {
+                    "kh".to_owned()
+                } else if bare_d
+                    && self.looking_at("d")
+                    && self.rest()[1..].starts_with(|c: char| c.is_ascii_digit())
+                {
+                    self.pos += 1;
+                    "dl".to_owned()
+                } else {
+                    return Ok(None);
+                };
+                let k = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.uint("how many dice")?.0 as u32
+                } else {
+                    1
+                };
+                Ok(Some(Kept::Keep(match word.as_str() {
+                    "kl" => Keep::Lowest(k),
+                    "dh" => Keep::DropHighest(k),
+                    "dl" => Keep::DropLowest(k),
+                    _ => Keep::Highest(k),
+                })))
+            }
+        }
+    }
+
+    fn duplicate(&self, modifier: &'static str, at: usize) -> ParseError {
+        self.error(
+            ParseErrorKind::Duplicate { modifier },
+            Span::new(at, self.pos),
+        )
+    }
+
+    /// The die after `d`: sides, `F` or `%`, a coin `c`, or `(…)` sides.
     fn die(&mut self) -> PResult<(DieKind, Span)> {
         let start = self.pos;
         let die = if self.eat("f") {
+            if self.syn.fudge_variants && self.eat(".") {
+                if self.eat("2") {
+                } else if self.eat("1") {
+                    return Err(self.invalid(
+                        "`dF.1` (faces −1 and +1 on one side each, 0 on four) is not \
+                         supported: its faces are not equally likely; `dF` (= `dF.2`) is"
+                            .into(),
+                        Span::new(start - 1, self.pos),
+                    ));
+                } else {
+                    return Err(self.unexpected("`1` or `2` (as in `dF.2`)"));
+                }
+            }
             DieKind::Fudge
         } else if self.eat("%") {
             DieKind::Sides(100)
+        } else if (self.syn.coin || self.syn.canonical_extras) && self.eat_word("c") {
+            DieKind::Coin
         } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             let (n, _) = self.uint("the number of sides")?;
             DieKind::Sides(n as u32)
+        } else if self.syn.computed_dice && self.peek() == Some('(') {
+            let open = self.pos;
+            self.enter(open)?;
+            self.pos += 1;
+            self.ws();
+            let inner = self.sum(&mut Ctx::None)?;
+            self.close_group("`)`")?;
+            self.leave();
+            let span = Span::new(open, self.pos);
+            let n = self.constant_count(&inner, span, "sides")?;
+            DieKind::Sides(n.min(u64::from(u32::MAX)) as u32)
         } else {
             return Err(self.unexpected("the number of sides (`d6`), `F` (`dF`) or `%` (`d%`)"));
         };
         Ok((die, Span::new(start, self.pos)))
     }
 
+    /// The faces an explosion or reroll targets when none is written.
+    fn default_explode(die: DieKind) -> Cmp {
+        Cmp::Exactly(die.faces().1)
+    }
+
     /// A dice term: the count (if any) is read; the input is at `d`.
     fn dice(&mut self, count: Option<(u64, Span)>, start: usize) -> PResult<Expr> {
+        let d_at = self.pos;
         self.pos += 1; // `d`
+        let percent = self.looking_at("%");
         let (die, die_span) = self.die()?;
         let (count, count_span) = count.unwrap_or((1, Span::new(start, start + 1)));
-        let mut t = DiceTerm::new(count as u32, die);
+        let mut t = DiceTerm::new(count.min(u64::from(u32::MAX)) as u32, die);
         let mut s = TermSpans {
             count: count_span,
             die: die_span,
             ..TermSpans::default()
         };
-        let duplicate = |p: &Self, modifier: &'static str, at: usize| {
-            Err(p.error(ParseErrorKind::Duplicate { modifier }, Span::new(at, p.pos)))
-        };
+        let syn = self.syn;
         loop {
             let m = self.pos;
-            if self.eat("!!") || self.eat("!") {
-                let compound = self.pos - m == 2;
-                let on = self.keyword_cmp()?.unwrap_or(Cmp::Exactly(die.faces().1));
+            // Explosions.
+            let explosion = match syn.explode {
+                ExplodeWords::Bang { penetrate } => {
+                    if self.eat("!!") || self.eat("!") {
+                        let compound = self.pos - m == 2;
+                        let pen = penetrate && self.eat("p");
+                        let on = self.keyword_cmp()?.unwrap_or(Self::default_explode(die));
+                        Some((compound, pen, on, None))
+                    } else {
+                        None
+                    }
+                }
+                ExplodeWords::X => {
+                    if self.eat("xo") || self.eat("x") {
+                        let once = self.pos - m == 2;
+                        let on = self.keyword_cmp()?.unwrap_or(Self::default_explode(die));
+                        Some((false, false, on, once.then_some(1)))
+                    } else {
+                        None
+                    }
+                }
+                ExplodeWords::E => {
+                    if self.eat("e") {
+                        let on = self.selector_on_dice(&t, "`e`")?;
+                        Some((false, false, on, None))
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some((compound, penetrate, on, cap)) = explosion {
                 s.explode = Span::new(m, self.pos);
                 let cap_start = self.pos;
-                let cap = if self.eat("cap") {
+                let cap = if syn.explosion_cap && self.eat("cap") {
                     Some(self.uint("the most extra rolls per die (as in `!cap5`)")?.0 as u32)
                 } else {
-                    None
+                    cap
                 };
                 s.cap = Span::new(cap_start, self.pos);
                 if t.explode.is_some() {
-                    return duplicate(self, "an explosion (`!`, `!!`)", m);
+                    return Err(self.duplicate("an explosion", m));
                 }
-                t.explode = Some(Explosion { compound, on, cap });
-            } else if self.eat("ro") || self.eat("r") {
-                let once = self.pos - m == 2;
-                let Some(on) = self.keyword_cmp()? else {
-                    return Err(self.unexpected(
-                        "what to reroll: a face (`r1`), a set (`r{1,2}`) or a comparison (`r<=2`)",
-                    ));
-                };
-                if t.reroll.is_some() {
-                    return duplicate(self, "a reroll (`r`, `ro`)", m);
-                }
-                s.reroll = Span::new(m, self.pos);
-                t.reroll = Some(Reroll { once, on });
-            } else if self.eat("kh")
-                || self.eat("kl")
-                || self.eat("dh")
-                || self.eat("dl")
-                || self.eat("k")
-            {
-                let word = self.src[m..self.pos].to_ascii_lowercase();
-                let k = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    self.uint("how many dice")?.0 as u32
+                t.explode = Some(Explosion {
+                    compound,
+                    penetrate,
+                    on,
+                    cap,
+                });
+                continue;
+            }
+            // Rerolls.
+            if let Some(&(word, kind)) = syn.rerolls.iter().find(|(w, _)| self.looking_at(w)) {
+                // `ra` in this crate's canonical form; a word must not swallow `max`, `min`.
+                self.pos += word.len();
+                let on = if syn.keep == KeepWords::Selectors {
+                    self.selector_on_dice(&t, word)?
                 } else {
-                    1
+                    match self.keyword_cmp()? {
+                        Some(c) => c,
+                        None if syn.reroll_default_lowest => Cmp::Exactly(die.faces().0),
+                        None if syn.canonical_extras && word == "r" && self.eat("a") => {
+                            let Some(on) = self.keyword_cmp()? else {
+                                return Err(self.unexpected("what to reroll and add (`ra1`)"));
+                            };
+                            if t.reroll_add.is_some() {
+                                return Err(self.duplicate("a reroll-and-add (`ra`)", m));
+                            }
+                            s.reroll_add = Span::new(m, self.pos);
+                            t.reroll_add = Some(on);
+                            continue;
+                        }
+                        None => {
+                            return Err(self.unexpected(
+                                "what to reroll: a face (`r1`), a set (`r{1,2}`) or a \
+                                 comparison (`r<=2`)",
+                            ));
+                        }
+                    }
                 };
-                if t.keep != Keep::All {
-                    return duplicate(self, "a keep or drop (`kh`, `kl`, `dh`, `dl`)", m);
+                match kind {
+                    RerollWord::Add => {
+                        if t.reroll_add.is_some() {
+                            return Err(self.duplicate("a reroll-and-add (`ra`)", m));
+                        }
+                        s.reroll_add = Span::new(m, self.pos);
+                        t.reroll_add = Some(on);
+                    }
+                    RerollWord::Once | RerollWord::Until => {
+                        let once = kind == RerollWord::Once;
+                        match &mut t.reroll {
+                            // Roll20's `r1r3`: more faces rerolled the same way.
+                            Some(r) if r.once == once && syn.name == "roll20" => {
+                                let mut set: BTreeSet<i64> = BTreeSet::new();
+                                let (lo, hi) = die.faces();
+                                for f in lo..=hi {
+                                    if r.on.test(f) || on.test(f) {
+                                        set.insert(f);
+                                    }
+                                }
+                                r.on = Cmp::OneOf(set);
+                            }
+                            Some(_) => return Err(self.duplicate("a reroll", m)),
+                            None => t.reroll = Some(Reroll { once, on }),
+                        }
+                        s.reroll = Span::new(m, self.pos);
+                    }
+                }
+                continue;
+            }
+            if syn.unique && (self.eat("uo") || self.eat("u")) {
+                let once = self.pos - m == 2;
+                if t.unique.is_some() {
+                    return Err(self.duplicate("a unique (`u`, `uo`)", m));
+                }
+                t.unique = Some(Unique { once });
+                s.unique = Span::new(m, self.pos);
+                if self.looking_at("<")
+                    || self.looking_at(">")
+                    || self.looking_at("=")
+                    || self.looking_at("!=")
+                {
+                    return Err(self.invalid(
+                        "a unique modifier with a compare point (`u<=3`) is not supported; plain \
+                         `u` and `uo` are"
+                            .into(),
+                        Span::new(m, self.pos + 1),
+                    ));
+                }
+                continue;
+            }
+            // Foundry's counting words.
+            if syn.foundry_counting {
+                match self.foundry_modifier(&mut t, &mut s, m)? {
+                    Foundry::None => {}
+                    Foundry::Done => continue,
+                    Foundry::Margin(target, above) => {
+                        // `ms`: the margin of the total over (or under) a target.
+                        let span = Span::new(start, self.pos);
+                        self.checked(check_dice(&t, &s))?;
+                        let dice = Expr {
+                            kind: ExprKind::Dice(t),
+                            span,
+                        };
+                        let target = signed(target, span);
+                        let (a, b) = if above {
+                            (dice, target)
+                        } else {
+                            (target, dice)
+                        };
+                        return Ok(binary(BinOp::Sub, a, b).with_span(span));
+                    }
+                }
+            }
+            if (syn.crit_markers) && (self.looking_at("cs") || self.looking_at("cf")) {
+                let success = self.looking_at("cs");
+                self.pos += 2;
+                let (lo, hi) = die.faces();
+                let on = self
+                    .keyword_cmp()?
+                    .unwrap_or(Cmp::Exactly(if success { hi } else { lo }));
+                let slot = if success {
+                    &mut t.crit_success
+                } else {
+                    &mut t.crit_failure
+                };
+                if slot.is_some() {
+                    return Err(self.duplicate("a critical marker (`cs`, `cf`)", m));
+                }
+                *slot = Some(on);
+                s.crit = Span::new(m, self.pos);
+                continue;
+            }
+            if syn.canonical_extras && self.eat("sf") {
+                let Some(on) = self.keyword_cmp()? else {
+                    return Err(self.unexpected("which dice are failures (as in `sf1`)"));
+                };
+                if t.failure.is_some() {
+                    return Err(self.duplicate("a failure test (`f`, `sf`)", m));
+                }
+                t.failure = Some(on);
+                t.failure_value = true;
+                s.failure = Span::new(m, self.pos);
+                continue;
+            }
+            if syn.sort && (self.eat("sa") || self.eat("sd") || self.eat("s")) {
+                let desc = self.src[m..self.pos].eq_ignore_ascii_case("sd");
+                t.sort = Some(if desc {
+                    Sort::Descending
+                } else {
+                    Sort::Ascending
+                });
+                continue;
+            }
+            if syn.matches && self.eat("m") {
+                if self.eat("t") {
+                    return Err(self.invalid(
+                        "Roll20's `mt` (the number of sets of matching dice) is not supported"
+                            .into(),
+                        Span::new(m, self.pos),
+                    ));
+                }
+                // `m`, `m3`: highlights matching dice, no effect on the value.
+                if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.uint("the least matching dice")?;
+                }
+                continue;
+            }
+            if let Some(keep) = self.keep_words()? {
+                if t.keep != Keep::All || t.select.is_some() {
+                    return Err(self.duplicate("a keep or drop (`kh`, `kl`, `dh`, `dl`)", m));
                 }
                 s.keep = Span::new(m, self.pos);
-                t.keep = match word.as_str() {
-                    "kl" => Keep::Lowest(k),
-                    "dh" => Keep::DropHighest(k),
-                    "dl" => Keep::DropLowest(k),
-                    _ => Keep::Highest(k),
+                match keep {
+                    Kept::Keep(k) => t.keep = k,
+                    Kept::Select(sel) => {
+                        s.select = s.keep;
+                        t.select = Some(sel);
+                    }
+                }
+                continue;
+            }
+            let clamp = if syn.min_max && (self.eat("min") || self.eat("max")) {
+                Some(self.src[m..self.pos].eq_ignore_ascii_case("min"))
+            } else if syn.mi_ma && (self.eat("mi") || self.eat("ma")) {
+                Some(self.src[m..self.pos].eq_ignore_ascii_case("mi"))
+            } else {
+                None
+            };
+            if let Some(is_min) = clamp {
+                let v = if syn.mi_ma {
+                    match self.selector()? {
+                        Selector::Test(Cmp::Exactly(v)) => v,
+                        _ => {
+                            return Err(self.invalid(
+                                "`mi` and `ma` take a number (as in `mi2`)".into(),
+                                Span::new(m, self.pos),
+                            ));
+                        }
+                    }
+                } else {
+                    self.int("a number (as in `min2`)")?
                 };
-            } else if self.eat("min") || self.eat("max") {
-                let is_min = self.src[m..self.pos].eq_ignore_ascii_case("min");
-                let v = self.int("a number (as in `min2`)")?;
                 let span = Span::new(m, self.pos);
                 let slot = if is_min { &mut t.min } else { &mut t.max };
                 if slot.is_some() {
-                    return duplicate(self, if is_min { "`min`" } else { "`max`" }, m);
+                    return Err(self.duplicate(if is_min { "`min`" } else { "`max`" }, m));
                 }
                 *slot = Some(v);
                 if is_min {
@@ -660,43 +1673,185 @@ impl Parser<'_> {
                 } else {
                     s.max = span;
                 }
-            } else if let Some(c) = self.cmp()? {
-                if t.success.is_some() {
-                    return duplicate(self, "a success test (`>=N`)", m);
+                continue;
+            }
+            if syn.bare_success {
+                if let Some(c) = self.cmp()? {
+                    if t.success.is_some() {
+                        return Err(self.duplicate("a success test (`>=N`)", m));
+                    }
+                    s.success = Span::new(m, self.pos);
+                    t.success = Some(c);
+                    continue;
                 }
-                s.success = Span::new(m, self.pos);
-                t.success = Some(c);
-            } else if self.eat("f") {
-                let Some(on) = self.keyword_cmp()? else {
-                    return Err(self.unexpected(
-                        "which dice are failures: a face (`f1`), a set (`f{1,2}`) or a \
-                         comparison (`f<=2`)",
-                    ));
-                };
-                if t.failure.is_some() {
-                    return duplicate(self, "a failure test (`f`)", m);
+                if self.eat("f") {
+                    let Some(on) = self.keyword_cmp()? else {
+                        return Err(self.unexpected(
+                            "which dice are failures: a face (`f1`), a set (`f{1,2}`) or a \
+                             comparison (`f<=2`)",
+                        ));
+                    };
+                    if t.failure.is_some() {
+                        return Err(self.duplicate("a failure test (`f`)", m));
+                    }
+                    s.failure = Span::new(m, self.pos);
+                    t.failure = Some(on);
+                    continue;
                 }
-                s.failure = Span::new(m, self.pos);
-                t.failure = Some(on);
-            } else if self.looking_at("cap") {
-                return Err(self.error(
-                    ParseErrorKind::Invalid(
-                        "`cap` goes right after an explosion, as in `!cap5`".into(),
-                    ),
+            }
+            if self.looking_at("cap") && syn.explosion_cap {
+                return Err(self.invalid(
+                    "`cap` goes right after an explosion, as in `!cap5`".into(),
                     Span::new(m, m + 3),
                 ));
-            } else if matches!(self.peek(), Some('d' | 'D')) {
-                return Err(self.unexpected("`dh` or `dl` (drop the highest or lowest dice)"));
-            } else {
-                break;
             }
+            if matches!(self.peek(), Some('d' | 'D')) && syn.versus {
+                return Err(self.unexpected("`dh` or `dl` (drop the highest or lowest dice)"));
+            }
+            break;
         }
         let span = Span::new(start, self.pos);
+        // Dialects' degenerate dice: none (0), a d1, Avrae d20's tens die.
+        if syn.degenerate_dice && (count == 0 || die == DieKind::Sides(1)) {
+            let plain = DiceTerm::new(t.count, t.die) == t;
+            if count == 0 {
+                return Ok(Expr {
+                    kind: ExprKind::Number(0),
+                    span,
+                });
+            }
+            if plain {
+                return Ok(Expr {
+                    kind: ExprKind::Number(count),
+                    span,
+                });
+            }
+            return Err(self.invalid(
+                "a d1 with modifiers is not supported; without them it is its count".into(),
+                span,
+            ));
+        }
+        if syn.tens_percentile && percent {
+            if DiceTerm::new(t.count, t.die) != t {
+                return Err(self.invalid(
+                    "Avrae d20's `d%` is a tens die (0, 10, …, 90); modifiers on it are not \
+                     supported"
+                        .into(),
+                    Span::new(d_at, self.pos),
+                ));
+            }
+            self.checked(check_dice(&t, &s))?;
+            // N tens dice: 10 × (Nd10 − N).
+            let n = u64::from(t.count);
+            let dice = Expr {
+                kind: ExprKind::Dice(DiceTerm::new(t.count, DieKind::Sides(10))),
+                span,
+            };
+            let minus = binary(BinOp::Sub, dice, Expr::number(n).with_span(span));
+            return Ok(binary(BinOp::Mul, minus, Expr::number(10).with_span(span)).with_span(span));
+        }
         self.checked(check_dice(&t, &s))?;
         Ok(Expr {
             kind: ExprKind::Dice(t),
             span,
         })
+    }
+
+    /// Avrae d20's selector after a dice operator (`rr`, `ro`, `ra`, `e`): a test on the
+    /// faces; `hN`/`lN` only on one die, where they select it whatever it shows.
+    fn selector_on_dice(&mut self, t: &DiceTerm, word: &str) -> PResult<Cmp> {
+        let m = self.pos;
+        match self.selector()? {
+            Selector::Test(c) => Ok(c),
+            Selector::Highest(k) | Selector::Lowest(k) if t.count == 1 && k >= 1 => {
+                let (lo, hi) = t.die.faces();
+                Ok(Cmp::AtLeast(lo.min(hi)))
+            }
+            _ => Err(self.invalid(
+                format!(
+                    "`{word}` with a highest/lowest selector on several dice is not supported: \
+                     select faces (`{word}1`, `{word}<3`, `{word}>5`)"
+                ),
+                Span::new(m, self.pos),
+            )),
+        }
+    }
+
+    /// Foundry's `cs`, `cf`, `df`, `sf`, `ms`, `even`, `odd`, if one is next.
+    fn foundry_modifier(
+        &mut self,
+        t: &mut DiceTerm,
+        s: &mut TermSpans,
+        m: usize,
+    ) -> PResult<Foundry> {
+        let (lo, hi) = t.die.faces();
+        let word = ["cs", "cf", "df", "sf", "ms", "even", "odd"]
+            .into_iter()
+            .find(|w| self.looking_at(w));
+        let Some(word) = word else {
+            return Ok(Foundry::None);
+        };
+        self.pos += word.len();
+        let default = match word {
+            "cs" => Some(hi),
+            "cf" | "df" | "sf" => Some(lo),
+            _ => None,
+        };
+        let c = if matches!(word, "even" | "odd") {
+            let odd = word == "odd";
+            Cmp::OneOf(
+                (lo..=hi)
+                    .filter(|f| (f.rem_euclid(2) == 1) == odd)
+                    .collect(),
+            )
+        } else {
+            match (self.keyword_cmp()?, default) {
+                (Some(c), _) => c,
+                (None, Some(v)) => Cmp::Exactly(v),
+                (None, None) => return Err(self.unexpected("a target (as in `ms>=10`)")),
+            }
+        };
+        match word {
+            "cs" | "cf" | "even" | "odd" => {
+                if t.success.is_some() {
+                    return Err(self.duplicate("a count (`cs`, `cf`, `even`, `odd`)", m));
+                }
+                if c == Cmp::OneOf(BTreeSet::new()) {
+                    return Err(self.invalid(
+                        format!("no face of a {} passes `{word}`", t.die),
+                        Span::new(m, self.pos),
+                    ));
+                }
+                t.success = Some(c);
+                s.success = Span::new(m, self.pos);
+                Ok(Foundry::Done)
+            }
+            "df" | "sf" => {
+                if t.failure.is_some() {
+                    return Err(self.duplicate("a failure test (`df`, `sf`)", m));
+                }
+                if word == "df" && t.success.is_none() {
+                    return Err(self.invalid(
+                        "`df` deducts failures from a success count: write `cs…` first, as in \
+                         `6d6cs>4df=1`"
+                            .into(),
+                        Span::new(m, self.pos),
+                    ));
+                }
+                t.failure = Some(c);
+                t.failure_value = word == "sf";
+                s.failure = Span::new(m, self.pos);
+                Ok(Foundry::Done)
+            }
+            _ => match c {
+                Cmp::AtLeast(n) | Cmp::Above(n) | Cmp::Exactly(n) => Ok(Foundry::Margin(n, true)),
+                Cmp::AtMost(n) | Cmp::Below(n) => Ok(Foundry::Margin(n, false)),
+                _ => Err(self.invalid(
+                    "`ms` takes a target, as in `ms>=10`".into(),
+                    Span::new(m, self.pos),
+                )),
+            },
+        }
     }
 
     /// `streak(` already read: `1? d SIDES cmp (cap N)? )`.
@@ -742,6 +1897,40 @@ impl Parser<'_> {
             span: Span::new(start, self.pos),
         })
     }
+}
+
+/// What Foundry's counting word did.
+enum Foundry {
+    None,
+    Done,
+    /// `ms`: the target, and whether the margin is the total above it.
+    Margin(i64, bool),
+}
+
+/// A whole number as a tree (`-3` as a sign over 3).
+fn signed(n: i64, span: Span) -> Expr {
+    let e = Expr::number(n.unsigned_abs()).with_span(span);
+    if n < 0 {
+        Expr {
+            kind: ExprKind::Neg(Box::new(e)),
+            span,
+        }
+    } else {
+        e
+    }
+}
+
+/// What a keep/drop word selected.
+enum Kept {
+    Keep(Keep),
+    Select(Select),
+}
+
+/// Avrae d20's selectors.
+enum Selector {
+    Highest(u32),
+    Lowest(u32),
+    Test(Cmp),
 }
 
 fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {

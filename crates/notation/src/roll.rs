@@ -7,7 +7,7 @@ use dice_core::{Die, Keep, Roll, RollDetailed, RollRecord, Versus};
 use rand::Rng;
 
 use crate::ast::{BinOp, DieKind, Func, Span};
-use crate::compile::{Fast, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
+use crate::compile::{Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
 
 /// What one roll of an expression yields: a number, or for a `vs` comparison where the
 /// total fell against the target.
@@ -92,7 +92,9 @@ impl dice_core::Numeric for Outcome {
 /// `Display` follows dice-core's conventions: a dropped die in parentheses `(2)`, a die added
 /// by an explosion with a leading `+`, rerolled faces before the face that stood (`1r1r4`),
 /// compounded faces as `6+4=10`, `!` for a die that exploded, `cap` for one stopped by the
-/// cap, a clamped value after `→` (`1→2`), `*` for a success and `f` for a failure.
+/// cap, a clamped value after `→` (`1→2`), `*` for a success and `f` for a failure; a
+/// critical success marked `**`, a critical failure `__`. A penetrating die added by an
+/// explosion shows its face and what it counts (`6+5=5`… as `5-1=4`).
 ///
 /// ```
 /// use dice_notation::RolledDie;
@@ -129,6 +131,10 @@ pub struct RolledDie {
     pub success: bool,
     /// Passed the failure test.
     pub failure: bool,
+    /// Marked a critical success (`cs`; no effect on the value).
+    pub critical_success: bool,
+    /// Marked a critical failure (`cf`; no effect on the value).
+    pub critical_failure: bool,
 }
 
 impl RolledDie {
@@ -152,6 +158,8 @@ impl RolledDie {
             clamped: false,
             success: false,
             failure: false,
+            critical_success: false,
+            critical_failure: false,
         }
     }
 }
@@ -185,6 +193,12 @@ impl fmt::Display for RolledDie {
         }
         if self.failure {
             f.write_str("f")?;
+        }
+        if self.critical_success {
+            f.write_str("**")?;
+        }
+        if self.critical_failure {
+            f.write_str("__")?;
         }
         if !self.kept {
             f.write_str(")")?;
@@ -378,9 +392,22 @@ fn draw<F: Faces>(p: &PoolSpec, src: &mut F, rerolled: &mut Vec<i64>) -> i64 {
 /// Rolls a pool through every modifier, in order: reroll, explode, clamp, keep, count.
 pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<RolledDie>) {
     let mut dice: Vec<RolledDie> = Vec::with_capacity(p.count as usize);
+    let pen = i64::from(p.explode.as_ref().is_some_and(|e| e.penetrate));
     for _ in 0..p.count {
         let mut rerolled = Vec::new();
-        let first = draw(p, src, &mut rerolled);
+        let mut first = draw(p, src, &mut rerolled);
+        if let Some(u) = p.unique {
+            // Rerolled while an earlier die of the pool shows the same face (or once).
+            let mut tries = 0;
+            while dice.iter().any(|d| d.natural == first)
+                && (!u.once || tries == 0)
+                && !src.exhausted()
+            {
+                rerolled.push(first);
+                first = draw(p, src, &mut rerolled);
+                tries += 1;
+            }
+        }
         match &p.explode {
             None => {
                 let mut d = RolledDie::new(first);
@@ -393,7 +420,7 @@ pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<Rolled
                 let mut n = 0;
                 while boom && n < e.cap {
                     let face = draw(p, src, &mut rerolled);
-                    raw += face;
+                    raw += face - pen;
                     boom = e.on.test(face);
                     n += 1;
                 }
@@ -412,6 +439,9 @@ pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<Rolled
                     let boom = e.on.test(face);
                     let go_on = boom && n < e.cap;
                     let mut d = RolledDie::new(face);
+                    if n > 0 {
+                        d.raw = face - pen;
+                    }
                     d.rerolled = std::mem::take(&mut rerolled);
                     d.added = n > 0;
                     d.exploded = go_on;
@@ -426,24 +456,64 @@ pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<Rolled
             }
         }
     }
+    if let Some(on) = &p.reroll_add {
+        // Avrae d20's `ra`: the first die passing adds one die, rolled once.
+        if dice.iter().any(|d| on.test(d.natural)) {
+            let mut rerolled = Vec::new();
+            let face = draw(p, src, &mut rerolled);
+            let mut d = RolledDie::new(face);
+            d.rerolled = rerolled;
+            d.added = true;
+            dice.push(d);
+        }
+    }
     for d in &mut dice {
         d.value = p.clamp(d.raw);
         d.clamped = d.value != d.raw;
     }
     mark_kept(&mut dice, p.keep);
+    if let Some(sel) = &p.select {
+        for d in &mut dice {
+            d.kept = sel.stays(d.value);
+        }
+    }
     let value = match &p.success {
         Some(success) => {
             let mut net = 0;
             for d in dice.iter_mut().filter(|d| d.kept) {
                 d.success = success.test(d.value);
                 d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
-                net += i64::from(d.success) - i64::from(d.failure);
+                let lost = if p.failure_value { d.value } else { 1 };
+                net += i64::from(d.success) - i64::from(d.failure) * lost;
+            }
+            net
+        }
+        None if p.failure.is_some() => {
+            // Foundry's `sf` without `cs`: failures count against the total.
+            let mut net = 0;
+            for d in dice.iter_mut().filter(|d| d.kept) {
+                d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
+                net += if d.failure { -d.value } else { d.value };
             }
             net
         }
         None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
     };
+    decorate(p, &mut dice);
     (value, dice)
+}
+
+/// Display-only modifiers: critical markers on the natural faces, and the order shown.
+pub(crate) fn decorate(p: &PoolSpec, dice: &mut [RolledDie]) {
+    for d in dice.iter_mut() {
+        d.critical_success = p.crit_success.as_ref().is_some_and(|c| c.test(d.natural));
+        d.critical_failure = p.crit_failure.as_ref().is_some_and(|c| c.test(d.natural));
+    }
+    match p.sort {
+        None => {}
+        Some(crate::ast::Sort::Ascending) => dice.sort_by_key(|d| d.value),
+        Some(crate::ast::Sort::Descending) => dice.sort_by_key(|d| std::cmp::Reverse(d.value)),
+    }
 }
 
 /// Drops dice by value; among equal values the earlier die is kept (as dice-core does).
@@ -511,6 +581,8 @@ fn from_record(record: &RollRecord, offset: i64) -> Vec<RolledDie> {
                 clamped: false,
                 success: d.flags.success,
                 failure: false,
+                critical_success: false,
+                critical_failure: false,
             }
         })
         .collect()
@@ -536,7 +608,7 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
         let Some(out) = record else {
             return roll_value(term, self.0);
         };
-        let (value, dice) = match &term.fast {
+        let (value, mut dice) = match &term.fast {
             Fast::Sum(s) => {
                 let r = s.roll_record(self.0);
                 (r.total, from_record(&r, offset))
@@ -551,6 +623,9 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
             }
             Fast::None => general(term, &mut RngFaces(self.0)),
         };
+        if let TermKind::Pool(p) = &term.kind {
+            decorate(p, &mut dice);
+        }
         out.push(TermRoll {
             term: term.text.clone(),
             span: term.span,
@@ -637,6 +712,41 @@ pub(crate) fn apply(op: BinOp, x: i64, y: i64) -> i64 {
         BinOp::Sub => x.saturating_sub(y),
         BinOp::Mul => x.saturating_mul(y),
         BinOp::Div => floor_div(x, y),
+        BinOp::DivCeil => floor_div(x.saturating_neg(), y).saturating_neg(),
+        BinOp::DivRound => {
+            // floor(x/y + 1/2), with the divisor made positive.
+            let (x, y) = if y < 0 {
+                (x.saturating_neg(), y.saturating_neg())
+            } else {
+                (x, y)
+            };
+            floor_div(x.saturating_mul(2).saturating_add(y), y.saturating_mul(2))
+        }
+        BinOp::DivTrunc => {
+            if y == 0 {
+                0
+            } else {
+                x.wrapping_div(y)
+            }
+        }
+        BinOp::Mod => x.saturating_sub(y.saturating_mul(floor_div(x, y))),
+        BinOp::Pow => match u32::try_from(y) {
+            Ok(e) => x.saturating_pow(e),
+            Err(_) if y < 0 => 0,
+            Err(_) => match x {
+                0 => 0,
+                1 => 1,
+                -1 => 1 - 2 * (y & 1),
+                _ if x > 0 => i64::MAX,
+                _ => {
+                    if y & 1 == 0 {
+                        i64::MAX
+                    } else {
+                        i64::MIN
+                    }
+                }
+            },
+        },
     }
 }
 
@@ -660,13 +770,49 @@ fn eval<R: Roller>(
             for a in args {
                 let v = eval(a, terms, roller, record);
                 acc = Some(match (acc, func) {
+                    (None, Func::Abs) => v.saturating_abs(),
+                    (None, Func::Sign) => v.signum(),
                     (None, _) => v,
                     (Some(m), Func::Min) => m.min(v),
-                    (Some(m), Func::Max) => m.max(v),
+                    (Some(m), _) => m.max(v),
                 });
             }
             acc.unwrap_or(0)
         }
+        Op::Compare(rel, a, b) => {
+            let x = eval(a, terms, roller, record);
+            let y = eval(b, terms, roller, record);
+            i64::from(rel.holds(x, y))
+        }
+        Op::Group(g) => {
+            let values: Vec<i64> = g
+                .items
+                .iter()
+                .map(|a| eval(a, terms, roller, record))
+                .collect();
+            group_value(g, &values)
+        }
+    }
+}
+
+/// The value of a group whose items rolled `values`: keep/drop by value (among equal
+/// values the earlier item is kept), select, then add up or count.
+pub(crate) fn group_value(g: &GroupSpec, values: &[i64]) -> i64 {
+    let mut kept: Vec<RolledDie> = values.iter().map(|&v| RolledDie::new(v)).collect();
+    mark_kept(&mut kept, g.keep);
+    if let Some(sel) = &g.select {
+        for d in &mut kept {
+            d.kept = d.kept && sel.stays(d.value);
+        }
+    }
+    let kept = kept.iter().filter(|d| d.kept).map(|d| d.value);
+    match &g.success {
+        Some(s) => kept
+            .map(|v| {
+                i64::from(s.test(v)) - i64::from(g.failure.as_ref().is_some_and(|f| f.test(v)))
+            })
+            .sum(),
+        None => kept.fold(0i64, |a, v| a.saturating_add(v)),
     }
 }
 

@@ -138,9 +138,9 @@ fn trees_built_by_hand() {
 
 #[test]
 fn notation_errors_name_the_term() {
-    let e = Expression::parse("1d6 + 2d6!kh1").unwrap();
+    let e = Expression::parse("1d6 + 2d6r1!kh1").unwrap();
     let err = e.distribution().unwrap_err();
-    assert_eq!(err.term(), "2d6!kh1");
+    assert_eq!(err.term(), "2d6r1!kh1");
     assert_eq!(err.span().start, 6);
     assert!(matches!(err, NotationError::Unsupported { .. }));
     // In dice-core's terms for the Exact trait.

@@ -125,7 +125,12 @@ fn keep_and_drop() {
 }
 
 fn explode(mut t: DiceTerm, compound: bool, on: Cmp, cap: Option<u32>) -> Expr {
-    t.explode = Some(Explosion { compound, on, cap });
+    t.explode = Some(Explosion {
+        compound,
+        penetrate: false,
+        on,
+        cap,
+    });
     dice(t)
 }
 

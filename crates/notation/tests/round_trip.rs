@@ -71,6 +71,7 @@ fn dice_term() -> impl Strategy<Value = DiceTerm> {
                 t.reroll = reroll.map(|(once, on)| Reroll { once, on });
                 t.explode = explode.map(|(compound, on, cap)| Explosion {
                     compound,
+                    penetrate: false,
                     on: on.unwrap_or(Cmp::Exactly(die.faces().1)),
                     cap,
                 });

@@ -1,0 +1,57 @@
+//! Avrae's d20 library (its README and tests): `k`/`p` keep and drop with selectors (`h3`,
+//! `l1`, `>2`, `<2`, a bare face `3`), `rr` rerolls until, `ro` once, `ra` rerolls and adds
+//! one die, `e` explodes on a selector, `mi`/`ma` clamp, sets `(1d4+1, 3, 2d6kl1)kh1`,
+//! comparisons as 1/0 values, `//` and `%`, `[annotations]`, a comment after the
+//! expression, `0d6`, `1d1`, and `d%` as a tens die (0–90). The total is the integer part of
+//! the value, so a division that is the whole expression rounds toward 0.
+
+use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
+
+pub(crate) const SYNTAX: Syntax = Syntax {
+    name: "d20",
+    title: "Avrae d20",
+    inclusive_gt_lt: false,
+    not_equal: true,
+    rerolls: &[
+        ("rr", RerollWord::Until),
+        ("ro", RerollWord::Once),
+        ("ra", RerollWord::Add),
+    ],
+    reroll_default_lowest: false,
+    explode: ExplodeWords::E,
+    explosion_cap: false,
+    keep: KeepWords::Selectors,
+    min_max: false,
+    mi_ma: true,
+    bare_success: false,
+    foundry_counting: false,
+    crit_markers: false,
+    sort: false,
+    unique: false,
+    matches: false,
+    canonical_extras: false,
+    braces: false,
+    sets: true,
+    comparisons: true,
+    paren_comparisons: false,
+    versus: false,
+    streak: false,
+    functions: &[],
+    refused_functions: &[],
+    division: Division::Exact,
+    floor_division: true,
+    modulo: true,
+    power: false,
+    caret_power: false,
+    unary_plus: true,
+    truncate_total: true,
+    labels: true,
+    line_comments: false,
+    trailing_text: true,
+    computed_dice: false,
+    degenerate_dice: true,
+    tens_percentile: true,
+    fudge_variants: false,
+    coin: false,
+    decimals: true,
+};

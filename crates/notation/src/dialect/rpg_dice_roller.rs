@@ -1,0 +1,53 @@
+//! rpg-dice-roller (`@dice-roller/rpg-dice-roller`, its docs and tests): `!`, `!!`, `!p`,
+//! `!!p`; `r`/`ro` (no test: the lowest face); `u`/`uo` unique; `k`/`d` (`d` drops the
+//! lowest); `>=8f<3` successes and failures; `cs`/`cf` mark criticals; `s`/`sa`/`sd` sort;
+//! `!=` and `<>`; `dF.2`; `{…}` groups; `%`, `**`, `^`; exact division; `abs`, `ceil`,
+//! `floor`, `round`, `sign`, `min`, `max`, `pow`; `[…]`, `/* … */`, `// …` and `# …`
+//! comments; `(2*2)d6` computed counts.
+
+use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
+
+pub(crate) const SYNTAX: Syntax = Syntax {
+    name: "rpg-dice-roller",
+    title: "rpg-dice-roller",
+    inclusive_gt_lt: false,
+    not_equal: true,
+    rerolls: &[("ro", RerollWord::Once), ("r", RerollWord::Until)],
+    reroll_default_lowest: true,
+    explode: ExplodeWords::Bang { penetrate: true },
+    explosion_cap: false,
+    keep: KeepWords::Standard { bare_d: true },
+    min_max: true,
+    mi_ma: false,
+    bare_success: true,
+    foundry_counting: false,
+    crit_markers: true,
+    sort: true,
+    unique: true,
+    matches: false,
+    canonical_extras: false,
+    braces: true,
+    sets: false,
+    comparisons: false,
+    paren_comparisons: false,
+    versus: false,
+    streak: false,
+    functions: &["abs", "ceil", "floor", "round", "sign", "min", "max", "pow"],
+    refused_functions: &["cos", "exp", "log", "sin", "sqrt", "tan"],
+    division: Division::Exact,
+    floor_division: false,
+    modulo: true,
+    power: true,
+    caret_power: true,
+    unary_plus: false,
+    truncate_total: false,
+    labels: true,
+    line_comments: true,
+    trailing_text: false,
+    computed_dice: true,
+    degenerate_dice: true,
+    tens_percentile: false,
+    fudge_variants: true,
+    coin: false,
+    decimals: false,
+};
