@@ -166,6 +166,19 @@ fn exact(c: &mut Criterion) {
             end_law(&fight, EncounterLimits::default()).expect("exact")
         })
     });
+    // The same with skills advancing mid-fight under a rank ceiling of 4 (689 states, each
+    // new pair of ranks a new attack law).
+    let advancing = Rules {
+        advance_mid_fight: true,
+        max_rank: Some(4),
+        ..Rules::default()
+    };
+    g.bench_function("fight_sample_rounds_end_law_advancing_max_rank_4", |b| {
+        b.iter(|| {
+            let fight = Fight::new(black_box(&scene), advancing).expect("valid");
+            end_law(&fight, EncounterLimits::default()).expect("exact")
+        })
+    });
     g.finish();
 }
 

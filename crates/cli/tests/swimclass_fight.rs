@@ -1,5 +1,6 @@
 //! `dice swimclass fight`: the Sample Rounds scene played, its exact odds, the Monte Carlo
-//! estimate against them, and a malformed scene refused.
+//! estimate against them (and the same for a healer's fight whose skills advance), the
+//! exact odds refused where ranks have no ceiling, and a malformed scene refused.
 
 mod common;
 
@@ -68,6 +69,103 @@ fn monte_carlo_agrees_with_the_exact_odds() {
             "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
         );
     }
+}
+
+/// The exact odds and a Monte Carlo estimate of the same fight agree: every exact chance
+/// lies within its 95% interval.
+fn odds_agree(args: &[&str]) {
+    let mut exact_args = args.to_vec();
+    exact_args.push("--odds");
+    let exact = rows(&json(&exact_args));
+    let total: f64 = exact.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    let mut mc_args = args.to_vec();
+    mc_args.extend(["--monte-carlo", "--trials", "20000", "--seed", "5"]);
+    let mc = rows(&json(&mc_args));
+    for (name, p, _) in &exact {
+        let (_, q, interval) = mc
+            .iter()
+            .find(|x| &x.0 == name)
+            .unwrap_or_else(|| panic!("{name} never seen"));
+        let (lo, hi) = interval.expect("an interval");
+        assert!(
+            lo <= *p && *p <= hi,
+            "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
+        );
+    }
+}
+
+const HEALERS: &str = r#"title = "A cleric and her squire against an ogre"
+
+[[combatant]]
+name = "Cleric"
+side = "temple"
+skills = [["basic_melee", 1], ["basic_defense", 1], [{ magic = "life" }, 1]]
+heal_range = 0
+stance = "heal"
+
+[[combatant]]
+name = "Squire"
+side = "temple"
+skills = [["basic_melee", 1], ["basic_defense", 1]]
+
+[[combatant]]
+name = "Ogre"
+side = "ogre"
+skills = [["basic_melee", 2], ["basic_defense", 2]]
+"#;
+
+#[test]
+fn a_healers_fight_whose_skills_advance_agrees_with_its_estimate() {
+    let dir = std::env::temp_dir().join(format!("swimclass-healers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let scene = dir.join("healers.toml");
+    std::fs::write(&scene, HEALERS).expect("written");
+    let scene = scene.to_str().expect("UTF-8");
+    // At the ranks the fight began with, then advancing mid-fight under a ceiling of 2.
+    odds_agree(&["swimclass", "fight", scene]);
+    let advancing = [
+        "swimclass",
+        "fight",
+        scene,
+        "--rule",
+        "advance_mid_fight=true",
+        "--rule",
+        "max_rank=2",
+    ];
+    odds_agree(&advancing);
+    // Advancing changes the odds.
+    let fixed = rows(&json(&["swimclass", "fight", scene, "--odds"]));
+    let mut args = advancing.to_vec();
+    args.push("--odds");
+    let moved = rows(&json(&args));
+    assert!(
+        (fixed[0].1 - moved[0].1).abs() > 1e-6,
+        "{fixed:?} {moved:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ranks_with_no_ceiling_are_estimated_not_solved() {
+    let args = [
+        "swimclass",
+        "fight",
+        SCENE,
+        "--rule",
+        "advance_mid_fight=true",
+    ];
+    let mut odds = args.to_vec();
+    odds.push("--odds");
+    let err = bad(&odds);
+    assert!(err.contains("max_rank"), "{err}");
+    assert!(err.contains("--monte-carlo"), "{err}");
+    // Played and estimated as usual.
+    let text = ok(&args);
+    assert!(text.contains(" wins after "), "{text}");
+    let mut mc = args.to_vec();
+    mc.extend(["--monte-carlo", "--trials", "2000"]);
+    assert_eq!(rows(&json(&mc)).len(), 2);
 }
 
 #[test]

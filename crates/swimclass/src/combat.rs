@@ -390,6 +390,23 @@ impl Stabilize {
         })
     }
 
+    /// The stabilization roll as a task roll: a Defense roll (a Life roll when another
+    /// character casts it, L225) with a chance of failure whenever the difficulty can be
+    /// missed, so it may advance its skill like any roll (L27).
+    ///
+    /// ```
+    /// use dice_swimclass::{Health, Rules, SkillDice, Stabilize};
+    /// let mut h = Health::new(1);
+    /// h.take(4); // −2: difficulty 2
+    /// let s = Stabilize::new(SkillDice::new(1), &h, &Rules::default())?;
+    /// // One die at difficulty 2 advances on a 4, 5 or 6.
+    /// assert!((s.task().advance_chance()? - 0.5).abs() < 1e-15);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn task(&self) -> &TaskRoll {
+        &self.roll
+    }
+
     /// The pure form: the outcome for faces already rolled.
     ///
     /// # Errors

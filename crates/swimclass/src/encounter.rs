@@ -12,25 +12,46 @@
 //!   the foe's defense dice, die against die, each hit through 1 damage; implements placed
 //!   as the player's best, [`crate::BonusAssignment::Best`]), a **stun** (L231: Death magic
 //!   at difficulty Range, opposed by the foe's defense; success stuns the target until the
-//!   attacker's next turn), or holding a named skill in **reserve** instead of acting (L43:
-//!   its dice, less one as in combining, add to every defense roll until its next turn).
+//!   attacker's next turn), a **heal** (L217–L219: Life magic at difficulty Range + 3 heals
+//!   one damage of itself or an ally not dead, "in combat 1/round"), a **stabilization** of
+//!   a dying ally (L225: Life magic "vs. damage beyond 0 HP", read as the dying roll's own
+//!   difficulty, [`crate::StabilizeRule`]), or holding a named skill in **reserve** instead
+//!   of acting (L43: its dice, less one as in combining, add to every defense roll until
+//!   its next turn).
 //! - **Health** (L41): HP = the rank of the combatant's Defense skill + 1 (the skill it
 //!   defends with in this type of combat, L113); at 0 HP it is down, below 0 it is dying
 //!   and on each of its turns rolls to stabilize ([`Stabilize`], SW-A13), dead when its
 //!   critical failures to stabilize exceed its Defense rank.
+//! - **Advancement** (L27), when [`Rules::advance_mid_fight`] is set: every roll of the
+//!   fight that earns an advance (the attack for its attacker, a defense that blocks every
+//!   hit for its defender, a stun, a heal, a stabilization) raises the skill at once, with
+//!   its synergies (L31) and under [`Rules::max_rank`], as the Sample Rounds do (Aerolis
+//!   "gains a rank", L294, and shoots 4d6 next, L298). A raised Defense skill raises the HP
+//!   pool, the wounds staying (L41 "HP pool before taking damage", the sheet's Wounds row,
+//!   L305).
 //! - **The end**: when only one side has combatants standing, that side wins.
 //!
-//! Not part of a fight: recovery (an hour of rest, L41), skill advancement (a fight's ranks
-//! are fixed; an advance is written on the sheet after it, L27), the GM's adverse results
-//! of attack and defense criticals (L21, "left to the GM"), splitting an attack's dice
-//! between targets (L35), movement and range changes.
+//! Not part of a fight: recovery rolls (once per hour of rest, L41: a fight's rounds are
+//! not an hour), the GM's adverse results of criticals (L21, "left to the GM"), splitting
+//! an attack's dice between targets (L35), combining, windup, straining and pushing
+//! (L69–L93), movement and range changes, opposing a stun with Life (L231), undead
+//! (L223, L233).
 //!
 //! The exact law ([`Encounter::round_law`]) is built from the crate's laws: each matchup's
-//! attack law ([`OpposedRoll`], the full best-placement engine) is computed once when the
-//! fight is built, for the target with and without its reserve (it depends only on the two
-//! combatants' dice, never on the rest of the state), and the round is their composition
-//! with [`Dist::and_then`]. [`Encounter::play_round`] rolls the same [`OpposedRoll`],
-//! [`Stabilize`] and [`Initiative`] values with the caller's RNG. Nothing is approximated.
+//! attack law ([`OpposedRoll`], the full best-placement engine) depends only on the two
+//! combatants' ranks and implements and on whether the target holds its reserve, never on
+//! the rest of the state, so it is computed once for each such matchup (those of the ranks
+//! the fight begins with when the fight is built, those of advanced ranks when first met),
+//! and the round is their composition with [`Dist::and_then`], with the exact
+//! stabilization, heal and initiative laws. [`Encounter::play_round`] rolls the same
+//! [`OpposedRoll`], [`Stabilize`], [`TaskRoll`] and [`Initiative`] values with the caller's
+//! RNG. Nothing is approximated.
+//!
+//! With advancement mid-fight, ranks only grow and nothing but [`Rules::max_rank`] stops
+//! them (a defense that blocks every hit with every die at 4 or more advances, and with it
+//! the HP pool, without end), so the states are endless: the exact law is then refused
+//! with [`dice_core::Error::TooComplex`] unless `max_rank` is set; playing the fight (and
+//! Monte Carlo) needs no ceiling.
 //!
 //! ```
 //! use dice_core::{EncounterLimits, end_law};
@@ -40,25 +61,44 @@
 //! let fight = Fight::new(&Scene::sample_rounds(), Rules::default())?;
 //! let law = end_law(&fight, EncounterLimits::default())?;
 //! assert!((law.ends.total() - 1.0).abs() < 1e-12);
+//! // Skills advancing mid-fight with no rank ceiling: endless states, refused.
+//! let endless = Rules { advance_mid_fight: true, ..Rules::default() };
+//! let fight = Fight::new(&Scene::sample_rounds(), endless)?;
+//! assert!(matches!(
+//!     end_law(&fight, EncounterLimits::default()),
+//!     Err(dice_core::Error::TooComplex { .. })
+//! ));
 //! # Ok::<(), dice_swimclass::Error>(())
 //! ```
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use dice_core::{Dist, Encounter, Exact, Policy, Rng, Roll};
 
 use crate::actions::{Initiative, InitiativeScore};
-use crate::combat::{Condition, Health, Stabilize, max_hp, ranged_difficulty, with_reserve};
+use crate::combat::{
+    Condition, Health, Stabilize, StabilizeOutcome, max_hp, ranged_difficulty, with_reserve,
+};
 use crate::dice::SkillDice;
 use crate::error::Error;
 use crate::implement::{Applies, Bonus, Implement, catalogue};
 use crate::opposed::{NO_THRESHOLD, OpposedRoll};
 use crate::rules::Rules;
-use crate::skill::{School, Sheet, Skill};
+use crate::skill::{School, Sheet, Skill, synergies};
+use crate::task::{Task, TaskRoll};
 
 /// The most combatants in one fight.
 pub const MAX_COMBATANTS: usize = 8;
+
+/// The most skills a fight follows for one combatant when skills advance mid-fight
+/// ([`Rules::advance_mid_fight`]): the skills it fights with and every skill a synergy links
+/// them to (L31), whose ranks an advance may change.
+pub const MAX_TRACKED: usize = 16;
+
+/// The difficulty of Life magic's heal beyond the range (L217: "≥ Range+3").
+pub const HEAL_DIFFICULTY_OVER_RANGE: i32 = 3;
 
 /// Initiative rolls enumerated at once before the exact order law is refused.
 const MAX_INITIATIVE_WORK: u64 = 4_000_000;
@@ -121,6 +161,9 @@ pub enum Stance {
     Stun,
     /// Hold the reserve skill in reserve (L43) when down to its last HP, else attack.
     Guard,
+    /// With Life magic: stabilize a dying ally (L225), else heal one damage of a side member
+    /// (itself included) that is down or at its last HP (L217–L219), else attack.
+    Heal,
 }
 
 impl fmt::Display for Stance {
@@ -129,6 +172,7 @@ impl fmt::Display for Stance {
             Stance::Attack => "attack",
             Stance::Stun => "stun",
             Stance::Guard => "guard",
+            Stance::Heal => "heal",
         })
     }
 }
@@ -187,6 +231,10 @@ pub struct CombatantSheet {
     /// The range of its Stun (Death magic, difficulty Range, L231), if it casts it.
     #[cfg_attr(feature = "serde", serde(default))]
     pub stun_range: Option<u32>,
+    /// The range of its heal (Life magic, difficulty Range + 3, L217), if it casts Life
+    /// magic in the fight; it may then also stabilize a dying ally (L225).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub heal_range: Option<u32>,
     /// Its tactic under the default policy.
     #[cfg_attr(feature = "serde", serde(default))]
     pub stance: Stance,
@@ -218,6 +266,7 @@ impl CombatantSheet {
             initiative: default_initiative(),
             reserve: None,
             stun_range: None,
+            heal_range: None,
             stance: Stance::Attack,
         }
     }
@@ -295,22 +344,40 @@ pub struct Combatant {
     pub name: String,
     /// Its side's name.
     pub side: String,
-    /// The attack dice (skill and implements).
+    /// The attack dice (skill and implements) at the ranks the fight begins with.
     pub attack: SkillDice,
     /// The per-die difficulty of its attack ([`NO_THRESHOLD`] in melee).
     pub difficulty: i32,
-    /// The defense dice (skill and implements).
+    /// The defense dice (skill and implements) at the ranks the fight begins with.
     pub defense: SkillDice,
-    /// The Defense rank: HP, stabilization and death (L41).
+    /// The Defense rank the fight begins with: HP, stabilization and death (L41).
     pub defense_rank: u32,
     /// The initiative dice.
     pub initiative: SkillDice,
-    /// The rank of the skill it may hold in reserve.
+    /// The rank of the skill it may hold in reserve, as the fight begins.
     pub reserve: Option<u32>,
     /// Stun's dice and difficulty (Range, L231).
     pub stun: Option<(SkillDice, i32)>,
+    /// Life magic's dice and the heal's difficulty (Range + 3, L217), if it heals.
+    pub heal: Option<(SkillDice, i32)>,
     /// Its tactic for the default policy.
     pub stance: Stance,
+    sheet: Sheet,
+    attack_skill: Skill,
+    attack_specs: Vec<ImplementSpec>,
+    defense_skill: Skill,
+    defense_specs: Vec<ImplementSpec>,
+    reserve_skill: Option<Skill>,
+    tracked: Vec<Skill>,
+}
+
+/// What a combatant rolls a skill for in a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Attack,
+    Defense,
+    Stun,
+    Life,
 }
 
 fn implement_of(spec: &ImplementSpec, applies: Applies) -> Result<Option<Implement>, Error> {
@@ -343,7 +410,31 @@ fn dice_of(
         }
     }
     let refs: Vec<&Implement> = imps.iter().collect();
-    sheet.dice(skill, &refs)
+    // `with_aid(0)` checks the pool's size.
+    sheet.dice(skill, &refs)?.with_aid(0)
+}
+
+/// The skills a combatant fights with and every skill synergies link them to (L31): an
+/// advance of one may raise the others, so their ranks are part of the fight's state.
+fn linked_skills(fights_with: &[Skill], rules: &Rules) -> Vec<Skill> {
+    let table = synergies(rules);
+    let mut out: Vec<Skill> = Vec::new();
+    let mut work: Vec<Skill> = fights_with.to_vec();
+    while let Some(s) = work.pop() {
+        if out.contains(&s) {
+            continue;
+        }
+        out.push(s);
+        for syn in &table {
+            if syn.a == s {
+                work.push(syn.b);
+            } else if syn.b == s {
+                work.push(syn.a);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 impl Combatant {
@@ -351,8 +442,10 @@ impl Combatant {
     ///
     /// # Errors
     /// [`Error::Scene`] for an empty name or side, an unknown implement, a ranged attack
-    /// without a range, or an attack skill with no dice; the sheet's errors for a skill it
-    /// may not use ([`Error::Unavailable`]).
+    /// without a range, an attack skill with no dice, a stance without what it needs, or
+    /// (with [`Rules::advance_mid_fight`]) more than [`MAX_TRACKED`] skills to follow; the
+    /// sheet's errors for a skill it may not use ([`Error::Unavailable`]); the dice's
+    /// errors for a pool too large ([`Error::TooManyDice`]).
     ///
     /// ```
     /// use dice_swimclass::{Rules, Sheet, Skill};
@@ -407,17 +500,27 @@ impl Combatant {
                 c.name
             )));
         }
-        let initiative = c.skills.dice(c.initiative, &[])?;
+        let initiative = c.skills.dice(c.initiative, &[])?.with_aid(0)?;
         let reserve = c.reserve.map(|s| c.skills.rank(s));
         // The reserve's dice must fit a roll.
         if let Some(r) = reserve {
             with_reserve(defense.clone(), r, rules)?;
         }
+        let magic = |school: School| -> Result<SkillDice, Error> {
+            c.skills.dice(Skill::Magic(school), &[])?.with_aid(0)
+        };
         let stun = match c.stun_range {
             Some(r) if r > 999 => {
                 return Err(scene(format!("{}'s stun range {r} is beyond 999", c.name)));
             }
-            Some(r) => Some((c.skills.dice(Skill::Magic(School::Death), &[])?, r as i32)),
+            Some(r) => Some((magic(School::Death)?, r as i32)),
+            None => None,
+        };
+        let heal = match c.heal_range {
+            Some(r) if r > 997 => {
+                return Err(scene(format!("{}'s heal range {r} is beyond 997", c.name)));
+            }
+            Some(r) => Some((magic(School::Life)?, r as i32 + HEAL_DIFFICULTY_OVER_RANGE)),
             None => None,
         };
         if c.stance == Stance::Stun && stun.is_none() {
@@ -432,6 +535,34 @@ impl Combatant {
                 c.name
             )));
         }
+        if c.stance == Stance::Heal && heal.is_none() {
+            return Err(scene(format!(
+                "{} has the heal stance but no heal_range (Life magic, L217)",
+                c.name
+            )));
+        }
+        let tracked = if rules.advance_mid_fight {
+            let mut fights_with = vec![c.attack, c.defense];
+            fights_with.extend(c.reserve);
+            if stun.is_some() {
+                fights_with.push(Skill::Magic(School::Death));
+            }
+            if heal.is_some() {
+                fights_with.push(Skill::Magic(School::Life));
+            }
+            let linked = linked_skills(&fights_with, rules);
+            if linked.len() > MAX_TRACKED {
+                return Err(scene(format!(
+                    "{}'s skills link by synergy to {} skills: a fight whose skills advance \
+                     follows at most {MAX_TRACKED}",
+                    c.name,
+                    linked.len()
+                )));
+            }
+            linked
+        } else {
+            Vec::new()
+        };
         Ok(Combatant {
             name: c.name.clone(),
             side: c.side.clone(),
@@ -442,11 +573,19 @@ impl Combatant {
             initiative,
             reserve,
             stun,
+            heal,
             stance: c.stance,
+            sheet: c.skills.clone(),
+            attack_skill: c.attack,
+            attack_specs: c.attack_implements.clone(),
+            defense_skill: c.defense,
+            defense_specs: c.defense_implements.clone(),
+            reserve_skill: c.reserve,
+            tracked,
         })
     }
 
-    /// HP before taking damage: Defense + 1 (L41).
+    /// HP before taking damage at the ranks the fight begins with: Defense + 1 (L41).
     ///
     /// ```
     /// use dice_swimclass::{Rules, encounter::{Combatant, Scene}};
@@ -457,18 +596,144 @@ impl Combatant {
     pub fn max_hp(&self) -> u32 {
         max_hp(self.defense_rank)
     }
+
+    /// The skills whose ranks a fight follows for this combatant, in the order of
+    /// [`Standing::gained`]: none unless [`Rules::advance_mid_fight`]; else the skills it
+    /// fights with (attack, defense, reserve, Death and Life magic when it casts them) and
+    /// those synergies link them to (L31).
+    ///
+    /// ```
+    /// use dice_swimclass::{Rules, Skill, encounter::{Combatant, Scene}};
+    /// let harro = &Scene::sample_rounds().combatant[1];
+    /// assert!(Combatant::new(harro, &Rules::default())?.tracked().is_empty());
+    /// let advancing = Rules { advance_mid_fight: true, ..Rules::default() };
+    /// let c = Combatant::new(harro, &advancing)?;
+    /// // Melee, and Brawn (synergy 3, L137), Throw (2 to Brawn) and Basic Ranged (2 to Throw).
+    /// assert!(c.tracked().contains(&Skill::BasicMelee) && c.tracked().contains(&Skill::Brawn));
+    /// assert_eq!(c.tracked().len(), 4);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn tracked(&self) -> &[Skill] {
+        &self.tracked
+    }
+
+    /// Its sheet as the fight began.
+    ///
+    /// ```
+    /// use dice_swimclass::{Rules, Skill, encounter::{Combatant, Scene}};
+    /// let orc = Combatant::new(&Scene::sample_rounds().combatant[0], &Rules::default())?;
+    /// assert_eq!(orc.sheet().rank(Skill::BasicDefense), 3);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
+    }
+
+    /// The skill it attacks with.
+    ///
+    /// ```
+    /// use dice_swimclass::{Rules, Skill, encounter::{Combatant, Scene}};
+    /// let orc = Combatant::new(&Scene::sample_rounds().combatant[0], &Rules::default())?;
+    /// assert_eq!(orc.attack_skill(), Skill::BasicMelee);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn attack_skill(&self) -> Skill {
+        self.attack_skill
+    }
+
+    /// The skill it defends with: its HP pool and the skill of its dying rolls (L41, L113).
+    ///
+    /// ```
+    /// use dice_swimclass::{Rules, Skill, encounter::{Combatant, Scene}};
+    /// let harro = Combatant::new(&Scene::sample_rounds().combatant[1], &Rules::default())?;
+    /// assert_eq!(harro.defense_skill(), Skill::BasicMelee); // he parries (L272)
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn defense_skill(&self) -> Skill {
+        self.defense_skill
+    }
+
+    /// The skill it may hold in reserve.
+    ///
+    /// ```
+    /// use dice_swimclass::{Rules, encounter::{Combatant, Scene}};
+    /// let orc = Combatant::new(&Scene::sample_rounds().combatant[0], &Rules::default())?;
+    /// assert_eq!(orc.reserve_skill(), None);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn reserve_skill(&self) -> Option<Skill> {
+        self.reserve_skill
+    }
+
+    /// Its rank of `skill` with `gained` ranks from the fight.
+    fn rank_with(&self, skill: Skill, gained: &[u8; MAX_TRACKED]) -> u32 {
+        let base = self.sheet.rank(skill);
+        match self.tracked.iter().position(|&s| s == skill) {
+            Some(k) => base + u32::from(gained[k]),
+            None => base,
+        }
+    }
+
+    /// Its sheet with `gained` ranks from the fight.
+    fn sheet_with(&self, gained: &[u8; MAX_TRACKED]) -> Sheet {
+        let mut s = self.sheet.clone();
+        for (k, &skill) in self.tracked.iter().enumerate() {
+            s.set(skill, self.sheet.rank(skill) + u32::from(gained[k]));
+        }
+        s
+    }
+
+    /// The skill of a role.
+    fn skill_of(&self, role: Role) -> Skill {
+        match role {
+            Role::Attack => self.attack_skill,
+            Role::Defense => self.defense_skill,
+            Role::Stun => Skill::Magic(School::Death),
+            Role::Life => Skill::Magic(School::Life),
+        }
+    }
+
+    /// The dice of a role at `rank` of its skill.
+    fn dice_at(&self, role: Role, rank: u32) -> Result<SkillDice, Error> {
+        let skill = self.skill_of(role);
+        let mut sheet = self.sheet.clone();
+        sheet.set(skill, rank);
+        match role {
+            Role::Attack => dice_of(&sheet, skill, &self.attack_specs, Applies::ToHit),
+            Role::Defense => dice_of(&sheet, skill, &self.defense_specs, Applies::Defense),
+            Role::Stun | Role::Life => sheet.dice(skill, &[])?.with_aid(0),
+        }
+    }
+
+    /// Whether every roll it makes in the fight can still be made with `sheet`'s ranks (no
+    /// pool beyond [`crate::MAX_POOL`] dice).
+    fn can_roll(&self, sheet: &Sheet, rules: &Rules) -> bool {
+        let rank = |role: Role| sheet.rank(self.skill_of(role));
+        let defense = self.dice_at(Role::Defense, rank(Role::Defense));
+        let reserve_ok = match (self.reserve_skill, &defense) {
+            (Some(r), Ok(d)) => with_reserve(d.clone(), sheet.rank(r), rules).is_ok(),
+            _ => true,
+        };
+        defense.is_ok()
+            && reserve_ok
+            && self.dice_at(Role::Attack, rank(Role::Attack)).is_ok()
+            && (self.stun.is_none() || self.dice_at(Role::Stun, rank(Role::Stun)).is_ok())
+            && (self.heal.is_none() || self.dice_at(Role::Life, rank(Role::Life)).is_ok())
+    }
 }
 
 // ---------------------------------------------------------------------------------------
 // The state
 // ---------------------------------------------------------------------------------------
 
-/// One combatant's standing in a fight: its HP and what it has going on.
+/// One combatant's standing in a fight: its HP, what it has going on, and the ranks its
+/// skills gained in the fight.
 ///
 /// ```
 /// use dice_swimclass::encounter::Standing;
 /// let s = Standing::fresh(4);
 /// assert_eq!((s.hp, s.reserve, s.stunned_by), (4, false, None));
+/// assert!(s.gained.iter().all(|&g| g == 0));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -483,6 +748,10 @@ pub struct Standing {
     pub reserve: bool,
     /// Stunned until this combatant's next turn (L231).
     pub stunned_by: Option<u8>,
+    /// The ranks each skill the fight follows for this combatant ([`Combatant::tracked`],
+    /// in that order) gained in the fight (L27, L31); all 0 unless
+    /// [`Rules::advance_mid_fight`].
+    pub gained: [u8; MAX_TRACKED],
 }
 
 impl Standing {
@@ -498,6 +767,7 @@ impl Standing {
             stabilize_criticals: 0,
             reserve: false,
             stunned_by: None,
+            gained: [0; MAX_TRACKED],
         }
     }
 
@@ -574,7 +844,8 @@ impl fmt::Display for FightState {
     }
 }
 
-/// What a combatant does on its turn (L35, L43, L231). Targets are combatant indices.
+/// What a combatant does on its turn (L35, L43, L217–L231). Targets are combatant
+/// indices.
 ///
 /// ```
 /// assert_eq!(dice_swimclass::encounter::Action::Attack(1).to_string(), "attack #1");
@@ -587,6 +858,10 @@ pub enum Action {
     Attack(u8),
     /// Stun this standing foe (Death magic, L231).
     Stun(u8),
+    /// Heal one damage of this side member, itself included (Life magic, L217–L219).
+    Heal(u8),
+    /// Stabilize this dying ally (Life magic, L225).
+    Stabilize(u8),
     /// Hold the reserve skill in reserve instead of acting (L43).
     Reserve,
 }
@@ -596,6 +871,8 @@ impl fmt::Display for Action {
         match self {
             Action::Attack(t) => write!(f, "attack #{t}"),
             Action::Stun(t) => write!(f, "stun #{t}"),
+            Action::Heal(t) => write!(f, "heal #{t}"),
+            Action::Stabilize(t) => write!(f, "stabilize #{t}"),
             Action::Reserve => f.write_str("hold in reserve"),
         }
     }
@@ -630,7 +907,9 @@ impl fmt::Display for Victory {
 /// one down ("A character reduced to 0 HP is down"). Its [`Stance`] can change that: `stun`
 /// first stuns a standing foe not yet stunned (the first in the scene) while an ally stands
 /// to make use of it; `guard` holds its reserve skill "instead of acting" when down to its
-/// last HP.
+/// last HP; `heal` first stabilizes a dying ally ("stabilize a defeated character", the one
+/// furthest below 0), else heals "one damage" of the side member (itself included) with the
+/// fewest HP when that one is down or at its last HP.
 ///
 /// ```
 /// use dice_core::Policy;
@@ -701,6 +980,28 @@ impl Policy<FightState, Action> for Rulebook {
                     return Action::Reserve;
                 }
             }
+            Stance::Heal => {
+                let dying = open
+                    .iter()
+                    .filter_map(|a| match *a {
+                        Action::Stabilize(t) => Some(t),
+                        _ => None,
+                    })
+                    .min_by_key(|&t| (hp(t), t));
+                if let Some(t) = dying {
+                    return Action::Stabilize(t);
+                }
+                let hurt = open
+                    .iter()
+                    .filter_map(|a| match *a {
+                        Action::Heal(t) if hp(t) <= 1 => Some(t),
+                        _ => None,
+                    })
+                    .min_by_key(|&t| (hp(t), t));
+                if let Some(t) = hurt {
+                    return Action::Heal(t);
+                }
+            }
             Stance::Attack => {}
         }
         let mut best: Option<(i16, u8)> = None;
@@ -722,13 +1023,72 @@ impl Policy<FightState, Action> for Rulebook {
 // The fight
 // ---------------------------------------------------------------------------------------
 
-/// One matchup's rolls: the attack (and stun) of one combatant on another, against the
-/// target's defense with or without its reserve, and their exact laws.
+/// What one opposed roll of a fight (an attack or a stun) does: the hits through and the
+/// advances it earns (L27), both sides' (the actor's when it succeeds, the defender's when
+/// it blocks every hit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Exchange {
+    hits: u32,
+    advances: bool,
+    defense_advances: bool,
+}
+
+/// Which opposed roll: who rolls it on whom, at which ranks (the actor's attack or Death
+/// magic, the target's defense and the reserve it holds, if any).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct RollKey {
+    stun: bool,
+    by: u8,
+    on: u8,
+    rank: u32,
+    defense: u32,
+    reserve: Option<u32>,
+}
+
+/// One matchup's roll at the ranks the fight begins with, and its exact law.
 #[derive(Clone, Debug)]
 struct Matchup {
-    attack: OpposedRoll,
+    roll: Arc<OpposedRoll>,
+    law: Arc<Dist<Exchange>>,
     hits: Dist<u32>,
-    stun: Option<(OpposedRoll, Dist<bool>)>,
+}
+
+/// Values computed when first needed, kept for the rest of the fight (shared between the
+/// threads that play it).
+struct Memo<K, V>(Mutex<BTreeMap<K, V>>);
+
+impl<K: Ord + Clone, V: Clone> Memo<K, V> {
+    fn new() -> Self {
+        Memo(Mutex::new(BTreeMap::new()))
+    }
+
+    fn get_or_try(&self, key: &K, make: impl FnOnce() -> Result<V, Error>) -> Result<V, Error> {
+        let mut m = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(v) = m.get(key) {
+            return Ok(v.clone());
+        }
+        let v = make()?;
+        m.insert(key.clone(), v.clone());
+        Ok(v)
+    }
+}
+
+impl<K: Clone, V: Clone> Clone for Memo<K, V> {
+    fn clone(&self) -> Self {
+        Memo(Mutex::new(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        ))
+    }
+}
+
+impl<K, V> fmt::Debug for Memo<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.lock().map_or(0, |m| m.len());
+        write!(f, "Memo({n} kept)")
+    }
 }
 
 /// A fight: the combatants, the rulings and the policy they play by. An [`Encounter`]
@@ -752,8 +1112,11 @@ pub struct Fight<P = Rulebook> {
     title: String,
     rules: Rules,
     policy: P,
-    /// Keyed by (attacker, target, target holds its reserve).
-    matchups: BTreeMap<(u8, u8, bool), Matchup>,
+    /// The matchups at the ranks the fight begins with.
+    base: BTreeMap<RollKey, Matchup>,
+    /// Rolls and laws at ranks gained in the fight, built when first met.
+    rolls: Memo<RollKey, Arc<OpposedRoll>>,
+    laws: Memo<RollKey, Arc<Dist<Exchange>>>,
     initiative: Vec<Initiative>,
     order_law: Dist<Vec<u8>>,
 }
@@ -778,6 +1141,16 @@ impl Fight<Rulebook> {
         f.policy = f.policy.clone().with_sides(f.sides.clone());
         Ok(f)
     }
+}
+
+/// The law of an opposed roll's hits (for a stun, whether any got through) and advances
+/// (none unless `advance`).
+fn exchange_law(roll: &OpposedRoll, stun: bool, advance: bool) -> Result<Dist<Exchange>, Error> {
+    Ok(roll.distribution()?.map(|o| Exchange {
+        hits: if stun { o.hits.min(1) } else { o.hits },
+        advances: advance && o.advances,
+        defense_advances: advance && o.defense_advances,
+    }))
 }
 
 impl<P> Fight<P> {
@@ -841,36 +1214,59 @@ impl<P> Fight<P> {
                 "two combatants roll no initiative dice: they would tie for ever (L45)".into(),
             ));
         }
-        let mut matchups = BTreeMap::new();
+        let mut base = BTreeMap::new();
         for (i, a) in combatants.iter().enumerate() {
             for (t, d) in combatants.iter().enumerate() {
                 if sides[i] == sides[t] {
                     continue;
                 }
-                for reserve in [false, true] {
-                    let defense = match (reserve, d.reserve) {
-                        (false, _) => d.defense.clone(),
-                        (true, Some(r)) => with_reserve(d.defense.clone(), r, &rules)?,
-                        (true, None) => continue,
+                let mut reserves = vec![None];
+                reserves.extend(d.reserve.map(Some));
+                for reserve in reserves {
+                    let defense = match reserve {
+                        None => d.defense.clone(),
+                        Some(r) => with_reserve(d.defense.clone(), r, &rules)?,
                     };
-                    let attack = OpposedRoll::new(
-                        a.attack.clone(),
-                        a.difficulty,
-                        Some(defense.clone()),
-                        rules,
-                    )?;
-                    let hits = attack.distribution()?.map(|o| o.hits);
-                    let stun = match &a.stun {
-                        Some((dice, difficulty)) => {
-                            let r =
-                                OpposedRoll::new(dice.clone(), *difficulty, Some(defense), rules)?;
-                            let law = r.distribution()?.map(|o| o.succeeded);
-                            Some((r, law))
-                        }
-                        None => None,
-                    };
-                    matchups.insert((i as u8, t as u8, reserve), Matchup { attack, hits, stun });
+                    let mut rolls = vec![(false, a.attack.clone(), a.difficulty)];
+                    if let Some((dice, difficulty)) = &a.stun {
+                        rolls.push((true, dice.clone(), *difficulty));
+                    }
+                    for (stun, dice, difficulty) in rolls {
+                        let key = RollKey {
+                            stun,
+                            by: i as u8,
+                            on: t as u8,
+                            rank: a.rank_with(
+                                if stun {
+                                    Skill::Magic(School::Death)
+                                } else {
+                                    a.attack_skill
+                                },
+                                &[0; MAX_TRACKED],
+                            ),
+                            defense: d.defense_rank,
+                            reserve,
+                        };
+                        let roll =
+                            OpposedRoll::new(dice, difficulty, Some(defense.clone()), rules)?;
+                        let law = exchange_law(&roll, stun, rules.advance_mid_fight)?;
+                        let hits = law.map(|x| x.hits);
+                        base.insert(
+                            key,
+                            Matchup {
+                                roll: Arc::new(roll),
+                                law: Arc::new(law),
+                                hits,
+                            },
+                        );
+                    }
                 }
+            }
+        }
+        // The heals' rolls must be possible (a difficulty within bounds).
+        for c in &combatants {
+            if let Some((dice, difficulty)) = &c.heal {
+                TaskRoll::new(dice.clone(), Task::single(*difficulty)?, rules)?;
             }
         }
         let initiative: Vec<Initiative> = combatants
@@ -891,7 +1287,9 @@ impl<P> Fight<P> {
             title,
             rules,
             policy,
-            matchups,
+            base,
+            rolls: Memo::new(),
+            laws: Memo::new(),
             initiative,
             order_law,
         })
@@ -958,8 +1356,9 @@ impl<P> Fight<P> {
         &self.order_law
     }
 
-    /// The exact law of the hits an attack of `attacker` gets through to `target`, with or
-    /// without the target's reserve (`None` for allies, or a reserve the target lacks).
+    /// The exact law of the hits an attack of `attacker` gets through to `target` at the
+    /// ranks the fight begins with, with or without the target's reserve (`None` for
+    /// allies, or a reserve the target lacks).
     ///
     /// ```
     /// use dice_swimclass::{Rules, encounter::{Fight, Scene}};
@@ -969,9 +1368,18 @@ impl<P> Fight<P> {
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn hits_law(&self, attacker: usize, target: usize, reserve: bool) -> Option<&Dist<u32>> {
-        self.matchups
-            .get(&(attacker as u8, target as u8, reserve))
-            .map(|m| &m.hits)
+        let a = self.combatants.get(attacker)?;
+        let d = self.combatants.get(target)?;
+        let reserve = if reserve { Some(d.reserve?) } else { None };
+        let key = RollKey {
+            stun: false,
+            by: attacker as u8,
+            on: target as u8,
+            rank: a.sheet.rank(a.attack_skill),
+            defense: d.defense_rank,
+            reserve,
+        };
+        self.base.get(&key).map(|m| &m.hits)
     }
 
     /// The side (index in the order sides first appear in the scene) of a combatant.
@@ -986,7 +1394,38 @@ impl<P> Fight<P> {
         self.sides[who] as usize
     }
 
-    /// A state for a person: every combatant's name, HP and status.
+    /// `who`'s rank of `skill` in `state`: its sheet's, with what the fight gained (L27).
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_swimclass::{Rules, Skill, encounter::{Fight, Scene}};
+    /// let f = Fight::new(&Scene::sample_rounds(), Rules::default())?;
+    /// assert_eq!(f.rank(&f.start(), 1, Skill::BasicMelee), 3);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn rank(&self, state: &FightState, who: usize, skill: Skill) -> u32 {
+        self.combatants[who].rank_with(skill, &state.standing[who].gained)
+    }
+
+    /// `who`'s HP pool in `state`: its defending skill's rank there + 1 (L41).
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_swimclass::{Rules, encounter::{Fight, Scene}};
+    /// let f = Fight::new(&Scene::sample_rounds(), Rules::default())?;
+    /// assert_eq!(f.max_hp(&f.start(), 0), 4);
+    /// # Ok::<(), dice_swimclass::Error>(())
+    /// ```
+    pub fn max_hp(&self, state: &FightState, who: usize) -> u32 {
+        max_hp(self.defense_rank(state, who))
+    }
+
+    fn defense_rank(&self, state: &FightState, who: usize) -> u32 {
+        self.rank(state, who, self.combatants[who].defense_skill)
+    }
+
+    /// A state for a person: every combatant's name, HP and status, and the ranks its
+    /// skills gained in the fight.
     ///
     /// ```
     /// use dice_core::Encounter;
@@ -1000,9 +1439,10 @@ impl<P> Fight<P> {
             .combatants
             .iter()
             .zip(&state.standing)
-            .map(|(c, s)| {
-                let mut t = format!("{} {}/{} HP", c.name, s.hp, c.max_hp());
-                let h = s.health(c.defense_rank).condition();
+            .enumerate()
+            .map(|(who, (c, s))| {
+                let mut t = format!("{} {}/{} HP", c.name, s.hp, self.max_hp(state, who));
+                let h = self.condition(state, who);
                 if h != Condition::Up {
                     t.push_str(&format!(" {h}"));
                 }
@@ -1012,16 +1452,32 @@ impl<P> Fight<P> {
                 if s.stunned_by.is_some() {
                     t.push_str(" (stunned)");
                 }
+                let raised: Vec<String> = c
+                    .tracked
+                    .iter()
+                    .zip(&s.gained)
+                    .filter(|&(_, &g)| g > 0)
+                    .map(|(&skill, _)| format!("{skill} {}", self.rank(state, who, skill)))
+                    .collect();
+                if !raised.is_empty() {
+                    t.push_str(&format!(" ({})", raised.join(", ")));
+                }
                 t
             })
             .collect();
         v.join(", ")
     }
 
+    fn health(&self, state: &FightState, who: usize) -> Health {
+        state.standing[who].health(self.defense_rank(state, who))
+    }
+
+    fn set_health(state: &mut FightState, who: usize, h: &Health) {
+        state.standing[who].set_health(h);
+    }
+
     fn condition(&self, state: &FightState, who: usize) -> Condition {
-        state.standing[who]
-            .health(self.combatants[who].defense_rank)
-            .condition()
+        self.health(state, who).condition()
     }
 
     /// Whether a combatant stands (above 0 HP: it may act and be attacked).
@@ -1039,8 +1495,9 @@ impl<P> Fight<P> {
 
     /// The actions open to `who` on its turn in `state` (after its turn began: its reserve
     /// dropped, stuns it caused ended): none unless it stands and is not stunned; else an
-    /// attack on each standing foe, a stun on each when it casts Stun, and holding its
-    /// reserve when it has one.
+    /// attack on each standing foe, a stun on each when it casts Stun, a heal of each side
+    /// member (itself included) below its HP pool and not dead and a stabilization of each
+    /// dying ally when it casts Life magic, and holding its reserve when it has one.
     ///
     /// ```
     /// use dice_core::Encounter;
@@ -1064,6 +1521,27 @@ impl<P> Fight<P> {
             for k in 0..n {
                 if let Action::Attack(t) = open[k] {
                     open.push(Action::Stun(t));
+                }
+            }
+        }
+        if self.combatants[who].heal.is_some() {
+            for t in 0..self.combatants.len() {
+                if self.sides[t] != self.sides[who] {
+                    continue;
+                }
+                let c = self.condition(state, t);
+                if c != Condition::Dead
+                    && i64::from(state.standing[t].hp) < i64::from(self.max_hp(state, t))
+                {
+                    open.push(Action::Heal(t as u8));
+                }
+            }
+            for t in 0..self.combatants.len() {
+                if t != who
+                    && self.sides[t] == self.sides[who]
+                    && self.condition(state, t) == Condition::Dying
+                {
+                    open.push(Action::Stabilize(t as u8));
                 }
             }
         }
@@ -1094,15 +1572,227 @@ impl<P> Fight<P> {
         }
     }
 
+    /// `who`'s own roll to stabilize: its defending skill's dice (L41).
     fn stabilize_roll(&self, state: &FightState, who: usize) -> Result<Stabilize, Error> {
-        let c = &self.combatants[who];
-        let h = state.standing[who].health(c.defense_rank);
-        Stabilize::new(SkillDice::new(c.defense_rank), &h, &self.rules)
+        let h = self.health(state, who);
+        Stabilize::new(SkillDice::new(h.defense_rank), &h, &self.rules)
     }
 
-    fn matchup(&self, who: usize, target: usize, state: &FightState) -> &Matchup {
-        let reserve = state.standing[target].reserve;
-        &self.matchups[&(who as u8, target as u8, reserve)]
+    /// `who`'s Life dice in `state`.
+    fn life_dice(&self, state: &FightState, who: usize) -> Result<SkillDice, Error> {
+        let c = &self.combatants[who];
+        c.dice_at(
+            Role::Life,
+            self.rank(state, who, Skill::Magic(School::Life)),
+        )
+    }
+
+    /// `who`'s heal (L217): Life magic at difficulty Range + 3.
+    fn heal_roll(&self, state: &FightState, who: usize) -> Result<TaskRoll, Error> {
+        let difficulty = self.combatants[who]
+            .heal
+            .as_ref()
+            .map_or(HEAL_DIFFICULTY_OVER_RANGE, |(_, d)| *d);
+        TaskRoll::new(
+            self.life_dice(state, who)?,
+            Task::single(difficulty)?,
+            self.rules,
+        )
+    }
+
+    /// `who` stabilizing the dying `target` with Life magic (L225): "vs. damage beyond 0
+    /// HP", as the dying roll's own difficulty ([`Rules::stabilize`]).
+    fn life_stabilize_roll(
+        &self,
+        state: &FightState,
+        who: usize,
+        target: usize,
+    ) -> Result<Stabilize, Error> {
+        Stabilize::new(
+            self.life_dice(state, who)?,
+            &self.health(state, target),
+            &self.rules,
+        )
+    }
+
+    /// The key of `who`'s attack (or stun) on `target` in `state`.
+    fn key(&self, stun: bool, who: usize, target: usize, state: &FightState) -> RollKey {
+        let a = &self.combatants[who];
+        let d = &self.combatants[target];
+        let skill = if stun {
+            Skill::Magic(School::Death)
+        } else {
+            a.attack_skill
+        };
+        let reserve = match (state.standing[target].reserve, d.reserve_skill) {
+            (true, Some(r)) => Some(self.rank(state, target, r)),
+            _ => None,
+        };
+        RollKey {
+            stun,
+            by: who as u8,
+            on: target as u8,
+            rank: self.rank(state, who, skill),
+            defense: self.defense_rank(state, target),
+            reserve,
+        }
+    }
+
+    /// The opposed roll of a key.
+    fn roll_of(&self, key: &RollKey) -> Result<Arc<OpposedRoll>, Error> {
+        if let Some(m) = self.base.get(key) {
+            return Ok(Arc::clone(&m.roll));
+        }
+        self.rolls.get_or_try(key, || {
+            let a = &self.combatants[key.by as usize];
+            let d = &self.combatants[key.on as usize];
+            let (dice, difficulty) = if key.stun {
+                let difficulty = a.stun.as_ref().map_or(0, |(_, x)| *x);
+                (a.dice_at(Role::Stun, key.rank)?, difficulty)
+            } else {
+                (a.dice_at(Role::Attack, key.rank)?, a.difficulty)
+            };
+            let mut defense = d.dice_at(Role::Defense, key.defense)?;
+            if let Some(r) = key.reserve {
+                defense = with_reserve(defense, r, &self.rules)?;
+            }
+            Ok(Arc::new(OpposedRoll::new(
+                dice,
+                difficulty,
+                Some(defense),
+                self.rules,
+            )?))
+        })
+    }
+
+    /// The exact law of a key's roll.
+    fn law_of(&self, key: &RollKey) -> Result<Arc<Dist<Exchange>>, Error> {
+        if let Some(m) = self.base.get(key) {
+            return Ok(Arc::clone(&m.law));
+        }
+        let roll = self.roll_of(key)?;
+        self.laws.get_or_try(key, || {
+            Ok(Arc::new(exchange_law(
+                &roll,
+                key.stun,
+                self.rules.advance_mid_fight,
+            )?))
+        })
+    }
+
+    /// Raises `who`'s `skill` by one (L27) with its synergies (L31), under the rank ceiling,
+    /// when the rules advance skills mid-fight; a raised defending skill raises the HP pool,
+    /// the wounds staying (L41). An advance that would make a roll of the fight larger than
+    /// a pool can hold is not taken.
+    fn advance(&self, state: &mut FightState, who: usize, skill: Skill) {
+        if !self.rules.advance_mid_fight {
+            return;
+        }
+        let c = &self.combatants[who];
+        let st = &mut state.standing[who];
+        let mut sheet = c.sheet_with(&st.gained);
+        let before = sheet.rank(c.defense_skill);
+        if sheet.advance(skill, &self.rules).is_empty() || !c.can_roll(&sheet, &self.rules) {
+            return;
+        }
+        let mut gained = [0u8; MAX_TRACKED];
+        for (k, &s) in c.tracked.iter().enumerate() {
+            match u8::try_from(sheet.rank(s).saturating_sub(c.sheet.rank(s))) {
+                Ok(g) => gained[k] = g,
+                Err(_) => return,
+            }
+        }
+        st.gained = gained;
+        let raised = sheet.rank(c.defense_skill).saturating_sub(before);
+        st.hp = st
+            .hp
+            .saturating_add(i16::try_from(raised).unwrap_or(i16::MAX));
+        if st.hp >= 0 {
+            st.stable = false;
+        }
+    }
+
+    /// An attack's (or stun's) result on `state`.
+    fn apply_exchange(
+        &self,
+        state: &mut FightState,
+        stun: bool,
+        who: usize,
+        t: usize,
+        x: Exchange,
+    ) {
+        if stun {
+            if x.hits > 0 {
+                state.standing[t].stunned_by = Some(who as u8);
+            }
+        } else {
+            let mut h = self.health(state, t);
+            h.take(x.hits);
+            Self::set_health(state, t, &h);
+        }
+        if x.advances {
+            let skill = if stun {
+                Skill::Magic(School::Death)
+            } else {
+                self.combatants[who].attack_skill
+            };
+            self.advance(state, who, skill);
+        }
+        if x.defense_advances {
+            self.advance(state, t, self.combatants[t].defense_skill);
+        }
+    }
+
+    /// A dying roll's result on `state` (L41; SW-A13).
+    fn apply_own_stabilize(
+        &self,
+        state: &mut FightState,
+        who: usize,
+        o: StabilizeOutcome,
+        advances: bool,
+    ) {
+        let mut h = self.health(state, who);
+        h.stabilize(o);
+        Self::set_health(state, who, &h);
+        if advances {
+            self.advance(state, who, self.combatants[who].defense_skill);
+        }
+    }
+
+    /// A heal's result (L217): one damage healed on success.
+    fn apply_heal(
+        &self,
+        state: &mut FightState,
+        who: usize,
+        t: usize,
+        healed: bool,
+        advances: bool,
+    ) {
+        if healed {
+            let mut h = self.health(state, t);
+            h.heal(1, true);
+            Self::set_health(state, t, &h);
+        }
+        if advances {
+            self.advance(state, who, Skill::Magic(School::Life));
+        }
+    }
+
+    /// A stabilization by Life's result (L225): the target stable on success.
+    fn apply_life_stabilize(
+        &self,
+        state: &mut FightState,
+        who: usize,
+        t: usize,
+        stabilized: bool,
+        advances: bool,
+    ) {
+        if stabilized {
+            state.standing[t].stable = true;
+        }
+        if advances {
+            self.advance(state, who, Skill::Magic(School::Life));
+        }
     }
 }
 
@@ -1119,18 +1809,19 @@ impl<P: Policy<FightState, Action>> Fight<P> {
         if self.end(state).is_some() {
             return Ok(Dist::certain(state.clone()));
         }
+        let adv = self.rules.advance_mid_fight;
         let mut s = state.clone();
         self.begin_turn(&mut s, who);
         let law = match self.condition(&s, who) {
             Condition::Dying => {
                 let roll = self.stabilize_roll(&s, who)?;
-                let d = roll.distribution()?;
-                let rank = self.combatants[who].defense_rank;
-                d.map(|o| {
+                roll.task().distribution()?.map(|o| {
                     let mut t = s.clone();
-                    let mut h = t.standing[who].health(rank);
-                    h.stabilize(*o);
-                    t.standing[who].set_health(&h);
+                    let outcome = StabilizeOutcome {
+                        stabilized: o.succeeded,
+                        criticals: o.criticals,
+                    };
+                    self.apply_own_stabilize(&mut t, who, outcome, adv && o.advances);
                     t
                 })
             }
@@ -1139,32 +1830,50 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                 if open.is_empty() {
                     Dist::certain(s)
                 } else {
-                    match self.choice(&s, who, &open) {
+                    let action = self.choice(&s, who, &open);
+                    match action {
                         Action::Reserve => {
                             s.standing[who].reserve = true;
                             Dist::certain(s)
                         }
-                        Action::Attack(t) => {
+                        Action::Attack(t) | Action::Stun(t) => {
+                            let stun = matches!(action, Action::Stun(_));
                             let t = t as usize;
-                            let rank = self.combatants[t].defense_rank;
-                            self.matchup(who, t, &s).hits.map(|&hits| {
+                            let law = self.law_of(&self.key(stun, who, t, &s))?;
+                            law.map(|&x| {
                                 let mut n = s.clone();
-                                let mut h = n.standing[t].health(rank);
-                                h.take(hits);
-                                n.standing[t].set_health(&h);
+                                self.apply_exchange(&mut n, stun, who, t, x);
                                 n
                             })
                         }
-                        Action::Stun(t) => match &self.matchup(who, t as usize, &s).stun {
-                            Some((_, law)) => law.map(|&stunned| {
+                        Action::Heal(t) => {
+                            let roll = self.heal_roll(&s, who)?;
+                            roll.distribution()?.map(|o| {
                                 let mut n = s.clone();
-                                if stunned {
-                                    n.standing[t as usize].stunned_by = Some(who as u8);
-                                }
+                                self.apply_heal(
+                                    &mut n,
+                                    who,
+                                    t as usize,
+                                    o.succeeded,
+                                    adv && o.advances,
+                                );
                                 n
-                            }),
-                            None => Dist::certain(s),
-                        },
+                            })
+                        }
+                        Action::Stabilize(t) => {
+                            let roll = self.life_stabilize_roll(&s, who, t as usize)?;
+                            roll.task().distribution()?.map(|o| {
+                                let mut n = s.clone();
+                                self.apply_life_stabilize(
+                                    &mut n,
+                                    who,
+                                    t as usize,
+                                    o.succeeded,
+                                    adv && o.advances,
+                                );
+                                n
+                            })
+                        }
                     }
                 }
             }
@@ -1182,15 +1891,19 @@ impl<P: Policy<FightState, Action>> Fight<P> {
         if self.end(state).is_some() {
             return;
         }
+        let adv = self.rules.advance_mid_fight;
         self.begin_turn(state, who);
+        // A roll that cannot be built (never, for a fight that was built: every rank an
+        // advance reaches is checked) leaves the turn without effect.
         match self.condition(state, who) {
             Condition::Dying => {
                 if let Ok(roll) = self.stabilize_roll(state, who) {
-                    let o = roll.roll(rng);
-                    let rank = self.combatants[who].defense_rank;
-                    let mut h = state.standing[who].health(rank);
-                    h.stabilize(o);
-                    state.standing[who].set_health(&h);
+                    let o = roll.task().roll(rng);
+                    let outcome = StabilizeOutcome {
+                        stabilized: o.succeeded,
+                        criticals: o.criticals,
+                    };
+                    self.apply_own_stabilize(state, who, outcome, adv && o.advances);
                 }
             }
             Condition::Up => {
@@ -1198,23 +1911,41 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                 if !open.is_empty() {
                     match self.choice(state, who, &open) {
                         Action::Reserve => state.standing[who].reserve = true,
-                        Action::Attack(t) => {
+                        a @ (Action::Attack(t) | Action::Stun(t)) => {
+                            let stun = matches!(a, Action::Stun(_));
                             let t = t as usize;
-                            let hits = self.matchup(who, t, state).attack.roll(rng).hits;
-                            let rank = self.combatants[t].defense_rank;
-                            let mut h = state.standing[t].health(rank);
-                            h.take(hits);
-                            state.standing[t].set_health(&h);
+                            if let Ok(roll) = self.roll_of(&self.key(stun, who, t, state)) {
+                                let o = roll.roll(rng);
+                                let x = Exchange {
+                                    hits: o.hits,
+                                    advances: adv && o.advances,
+                                    defense_advances: adv && o.defense_advances,
+                                };
+                                self.apply_exchange(state, stun, who, t, x);
+                            }
                         }
-                        Action::Stun(t) => {
-                            let t = t as usize;
-                            let ok = self
-                                .matchup(who, t, state)
-                                .stun
-                                .as_ref()
-                                .is_some_and(|(r, _)| r.roll(rng).succeeded);
-                            if ok {
-                                state.standing[t].stunned_by = Some(who as u8);
+                        Action::Heal(t) => {
+                            if let Ok(roll) = self.heal_roll(state, who) {
+                                let o = roll.roll(rng);
+                                self.apply_heal(
+                                    state,
+                                    who,
+                                    t as usize,
+                                    o.succeeded,
+                                    adv && o.advances,
+                                );
+                            }
+                        }
+                        Action::Stabilize(t) => {
+                            if let Ok(roll) = self.life_stabilize_roll(state, who, t as usize) {
+                                let o = roll.task().roll(rng);
+                                self.apply_life_stabilize(
+                                    state,
+                                    who,
+                                    t as usize,
+                                    o.succeeded,
+                                    adv && o.advances,
+                                );
                             }
                         }
                     }
@@ -1269,7 +2000,21 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
         })
     }
 
+    /// The exact law of the next round.
+    ///
+    /// # Errors
+    /// [`dice_core::Error::TooComplex`] when skills advance mid-fight with no rank ceiling
+    /// ([`Rules::advance_mid_fight`] without [`Rules::max_rank`]: endless states); the
+    /// rolls' errors.
     fn round_law(&self, state: &FightState) -> Result<Dist<FightState>, dice_core::Error> {
+        if self.rules.advance_mid_fight && self.rules.max_rank.is_none() {
+            return Err(dice_core::Error::TooComplex {
+                what: "a Swimclass fight whose skills advance with no rank ceiling \
+                       (endless states; set max_rank, or simulate)",
+                work: u64::MAX,
+                max: dice_core::EncounterLimits::default().max_states as u64,
+            });
+        }
         let r = if state.order.is_empty() {
             self.order_law.and_then(|order| {
                 let mut s = state.clone();

@@ -56,7 +56,7 @@
 //! | SW-R37 to SW-R43 | L183–L235 | magic | [`Spell`], [`SpellInput`], [`MagicWheel`], [`magic::blaze_hits`], [`magic::undead`] |
 //! | SW-R44 | L237–L260 | the catalogue | [`CATALOGUE`], [`CatalogueEntry`] |
 //! | SW-R45 | L262–L266 | range in squares | [`ranged_difficulty`] |
-//! | issue 16 | L33–L45, L231, L268–L284 | whole fights: initiative order, turns, reserve, stun, Health, stabilization, the Sample Rounds scene | [`encounter`], [`Fight`], [`Scene`], [`Rulebook`] |
+//! | issue 16 | L27, L33–L45, L217–L231, L268–L298 | whole fights: initiative order, turns, reserve, stun, heal and stabilization by Life, Health, stabilization, advancement mid-fight (an option), the Sample Rounds scene | [`encounter`], [`Fight`], [`Scene`], [`Rulebook`] |
 //!
 //! ## Rulings
 //!

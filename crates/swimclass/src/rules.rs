@@ -320,6 +320,8 @@ impl MagicWheel {
 /// - [`Rules::synergy_optional`]: SW-A20 (L31).
 /// - [`Rules::ammunition`]: SW-A23 (L109).
 /// - [`Rules::max_rank`]: SW-A24 (the sheet's ten pips).
+/// - [`Rules::advance_mid_fight`]: when an advance earned in a fight takes effect (L27,
+///   L294–L298).
 ///
 /// Rulings followed without a knob: SW-A1 (a die succeeds on value ≥ difficulty), SW-A5
 /// (a roll "succeeded" when this roll's unblocked successes reach what it needs: the whole
@@ -380,6 +382,15 @@ pub struct Rules {
     pub ammunition: Ammunition,
     /// SW-A24: a rank ceiling (the sheet has ten pips). Default `None`: no ceiling.
     pub max_rank: Option<u32>,
+    /// Whether a skill advances in the middle of a fight, the moment a roll earns it (L27),
+    /// so that the rest of the fight rolls the new rank, as the Sample Rounds tell it
+    /// (Aerolis "gains a rank in his skill", L294, and his next shot rolls 4d6, L298).
+    /// Default `false`: a fight is played at the ranks it began with. With `true` and no
+    /// [`Rules::max_rank`] a fight's ranks have no ceiling, so its exact law is refused
+    /// (the states are endless) and its odds are estimated by playing it; see
+    /// [`crate::encounter`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub advance_mid_fight: bool,
 }
 
 impl Default for Rules {
@@ -402,6 +413,7 @@ impl Default for Rules {
             synergy_optional: false,
             ammunition: Ammunition::PerRoll,
             max_rank: None,
+            advance_mid_fight: false,
         }
     }
 }
