@@ -63,5 +63,31 @@ fn exact(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse, roll, roll_value, exact);
+/// Expressions whose exact law once took seconds, or was refused by a cost estimate far from
+/// the time it takes (issue 20; docs/performance.md has the medians and goals).
+const LARGE: [&str; 8] = [
+    "min(1d1000*1d1000,4d1000)",
+    "1d1000*1d1000/4d1000",
+    "100d100kh50",
+    "10000d6",
+    "1000d100",
+    "500d6!",
+    "3000d10!10>=8",
+    "1000d10!10>=8",
+];
+
+fn exact_large(c: &mut Criterion) {
+    let mut group = c.benchmark_group("notation/exact_large");
+    group.sample_size(10);
+    for text in LARGE {
+        let expression = Expression::parse(text).expect("valid");
+        // A refused expression is timed as its refusal.
+        group.bench_function(text, |b| {
+            b.iter(|| black_box(&expression).distribution().is_ok())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parse, roll, roll_value, exact, exact_large);
 criterion_main!(benches);

@@ -7,6 +7,14 @@ them:
 - exact_100d6:                 100 @ d6                  (the law of the sum of 100d6)
 - exact_20d10_drop_lowest_10:  d10.lowest(20, drop=10)   (20d10, the 10 lowest dropped)
 - exact_100d6_drop_lowest_10:  d6.lowest(100, drop=10)   (100d6, the 10 lowest dropped)
+- exact_100d100_keep_highest_50: d100.highest(100, 50)   (100d100, the 50 highest kept)
+- exact_blocking_40v40_d6:     BLOCKING.evaluate(d6.pool(40), d6.pool(40))  (40d6 hitting on
+  anything against 40d6 blocking on >=: the unblocked hits, dice-core's `Blocking`; the
+  evaluator below, which walks the outcomes from the highest and keeps the Hall statistic
+  max(0, max_t (H_t - D_t)))
+
+The last two are where icepool with its cache warm was ahead of dicepool (issue 20); a cold
+call of each takes minutes, so run them with `--repeats 1` (`--only` selects them).
 
 Each query is timed with `timeit` (one call per repeat, `--repeats` repeats, default 7) and
 reported as the median and the minimum. icepool memoizes aggressively, so every repeat starts
@@ -47,6 +55,31 @@ from icepool.evaluator.multiset_evaluator_base import MultisetEvaluatorBase
 WORKSPACE = Path(__file__).resolve().parents[2]
 
 
+class Blocking(icepool.MultisetEvaluator):
+    """Die-against-die blocking: the first multiset attacks (every die a hit), the second
+    blocks (a die blocks a hit of lesser or equal value), the outcome the hits left unblocked:
+    by Hall's theorem max(0, max_t (H_t - D_t)) over the outcomes t, with H_t and D_t the
+    dice of each side showing t or more."""
+
+    def initial_state(self, order, outcomes, *sizes):
+        if order != icepool.Order.Descending:
+            raise icepool.UnsupportedOrder()
+        return (0, 0)  # (H - D so far, the largest it has been)
+
+    def next_state(self, state, order, outcome, attack, defense):
+        diff, worst = state
+        diff += attack - defense
+        return (diff, max(worst, diff))
+
+    def final_outcome(self, final_state, order, outcomes, *sizes):
+        return max(0, final_state[1])
+
+
+# One evaluator for every call, as a user would keep it (its memo is what "warm" reuses;
+# clear_caches() empties it before each cold repeat).
+BLOCKING = Blocking()
+
+
 def die(sides):
     """A fresh die with faces 1..=sides (not the shared, memoizing `icepool.d6`)."""
     return icepool.Die(range(1, sides + 1))
@@ -71,6 +104,22 @@ WORKLOADS = {
         100,
         90,
         540,
+    ),
+    "exact_100d100_keep_highest_50": (
+        "d100.highest(100, 50)",
+        100,
+        lambda d: d.highest(100, 50),
+        100,
+        50,
+        5000,
+    ),
+    "exact_blocking_40v40_d6": (
+        "BLOCKING.evaluate(d6.pool(40), d6.pool(40))",
+        6,
+        lambda d: BLOCKING.evaluate(d.pool(40), d.pool(40)),
+        80,
+        0,
+        40,
     ),
 }
 

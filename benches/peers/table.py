@@ -36,6 +36,8 @@ WORKLOADS = [
     "exact_100d6",
     "exact_20d10_drop_lowest_10",
     "exact_100d6_drop_lowest_10",
+    "exact_100d100_keep_highest_50",
+    "exact_blocking_40v40_d6",
 ]
 
 

@@ -495,11 +495,25 @@ impl Exact for Blocking {
         let sa = a_die.sides() as usize;
         let sd = d_die.map_or(0, |d| d.sides() as usize);
         let faces = sa.max(sd);
+        let test = self.attack.success();
+        // The faces that hit, when they are all those from some face up (a `≥` test).
+        let hits: Vec<bool> = (1..=sa).map(|t| test.test(t as i64)).collect();
+        if let Some(lowest_hit) = hits.iter().position(|&h| h) {
+            if hits[lowest_hit..].iter().all(|&h| h) {
+                let work = upset_work(faces - lowest_hit, na, nd);
+                check_work("a blocking contest", work * BLOCKING_UNIT)?;
+                let strict = self.rule == BlockRule::Strict;
+                let law = blocking_from_threshold(na, nd, sa, sd, lowest_hit + 1, strict);
+                return Ok(Dense { offset: 0, p: law }.into_dist_as(0.0));
+            }
+        } else {
+            // No face hits.
+            return Ok(Dist::certain(0));
+        }
         let work = faces as f64
             * ((na + 1) * (nd + 1) * (na + 1) * (na + 1)) as f64
             * (na + nd + 2) as f64;
         check_work("a blocking contest", work)?;
-        let test = self.attack.success();
         let strict = self.rule == BlockRule::Strict;
         // state index: ((ma · (nd+1) + md) · (na+1) + h) · (na+1) + y
         let idx = |ma: usize, md: usize, h: usize, y: usize| {
@@ -585,4 +599,151 @@ impl Exact for Blocking {
         }
         Ok(Dense { offset: 0, p: law }.into_dist_as(0.0))
     }
+}
+
+/// Budget units per multiply-add of [`blocking_from_threshold`] (calibrated with the
+/// `exact_large/blocking_*` benches: see docs/performance.md).
+const BLOCKING_UNIT: f64 = 0.3;
+
+/// The multiply-adds [`blocking_from_threshold`] makes over `faces` faces: each face places
+/// each side's dice, `(n + 1)²/2` binomial terms for each of `(n + 1)²` rows.
+fn upset_work(faces: usize, na: usize, nd: usize) -> f64 {
+    let (a, d) = ((na + 1) as f64, (nd + 1) as f64);
+    faces as f64 * a * d * (a * a + d * a) / 2.0
+}
+
+/// Each law with its leading and trailing zeros cut: (index of the first kept term, terms).
+fn nonzero_spans(laws: Vec<Vec<f64>>) -> Vec<(usize, Vec<f64>)> {
+    laws.into_iter()
+        .map(|p| {
+            let first = p.iter().position(|&q| q != 0.0).unwrap_or(p.len());
+            let last = p.iter().rposition(|&q| q != 0.0).map_or(first, |l| l + 1);
+            (first, p[first..last].to_vec())
+        })
+        .collect()
+}
+
+/// The law of the unblocked hits when the hits are the attacking dice showing `k` or more:
+/// `max(0, maxₜ (Hₜ − Dₜ))` as in [`Exact for Blocking`](Blocking#impl-Exact-for-Blocking),
+/// where now every attacking die placed at a face `t ≥ k` is a hit. So the hits placed are
+/// the attacking dice placed, and the state is (defending dice placed `md`, running maximum
+/// `y`, attacking dice placed `ma`): `(na+1)²(nd+1)` entries, each face placing each side's
+/// dice in `O(n)` per entry, so `O(faces · n⁴)` in all. Below `k` the hits stop growing while
+/// the blockers can only grow, so the maximum is settled once face `k` is placed.
+///
+/// The entries are laid out `ma` fastest: placing attacking dice adds a binomial row to a
+/// contiguous run, placing defending dice adds a whole `(y, ma)` block scaled by one
+/// binomial term, both contiguous multiply-adds.
+fn blocking_from_threshold(
+    na: usize,
+    nd: usize,
+    sa: usize,
+    sd: usize,
+    k: usize,
+    strict: bool,
+) -> Vec<f64> {
+    let row = na + 1; // entries per (md, y) row, by ma
+    let block = row * row; // entries per md block, by (y, ma)
+    let size = (nd + 1) * block;
+    let mut cur = alloc::vec![0.0; size];
+    let mut out = alloc::vec![0.0; size];
+    cur[0] = 1.0;
+    // The binomial laws of "of r dice left, how many show t", chance 1/t, for r ≤ n.
+    let laws = |n: usize, t: usize| -> Vec<Vec<f64>> {
+        (0..=n)
+            .map(|r| crate::dist::binomial(r as u32, 1.0 / t as f64))
+            .collect()
+    };
+    let faces = sa.max(sd);
+    for t in (k..=faces).rev() {
+        // Between faces every entry has ma ≤ y + md (y ≥ ma − md after each update), so only
+        // the first y + md + 1 entries of a row can be nonzero; and of each binomial row only
+        // its nonzero span is added (at chance 1, face 1, a single term).
+        let place_attack = |cur: &[f64], out: &mut [f64]| {
+            let pmfs = nonzero_spans(laws(na, t));
+            out.fill(0.0);
+            let rows = cur.chunks_exact(row).zip(out.chunks_exact_mut(row));
+            for (r, (src, dst)) in rows.enumerate() {
+                let (md, y) = (r / row, r % row);
+                let live = (y + md + 1).min(row);
+                for (ma, &w) in src[..live].iter().enumerate() {
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let (first, pmf) = &pmfs[na - ma];
+                    for (o, &pc) in dst[ma + first..].iter_mut().zip(pmf) {
+                        *o += w * pc;
+                    }
+                }
+            }
+        };
+        let place_defense = |cur: &[f64], out: &mut [f64]| {
+            let pmfs = nonzero_spans(laws(nd, t));
+            out.fill(0.0);
+            for (md, src) in cur.chunks_exact(block).enumerate() {
+                let (first, pmf) = &pmfs[nd - md];
+                // Rows from y0 on are live whole: one long multiply-add over them.
+                let y0 = row.saturating_sub(md + 1);
+                for (c, &pc) in pmf.iter().enumerate() {
+                    let to = (md + first + c) * block;
+                    let dst = &mut out[to..to + block];
+                    for (o, &w) in dst[y0 * row..].iter_mut().zip(&src[y0 * row..]) {
+                        *o += w * pc;
+                    }
+                    for y in 0..y0 {
+                        let (at, live) = (y * row, y + md + 1);
+                        for (o, &w) in dst[at..at + live].iter_mut().zip(&src[at..at + live]) {
+                            *o += w * pc;
+                        }
+                    }
+                }
+            }
+        };
+        // y ← max(y, ma − md): an entry moves to a higher row, where it stays.
+        let update = |cur: &mut [f64]| {
+            for md in 0..=nd {
+                for y in 0..=na {
+                    for ma in (md + y + 1)..=na {
+                        let from = md * block + y * row + ma;
+                        let w = cur[from];
+                        if w != 0.0 {
+                            cur[from] = 0.0;
+                            cur[md * block + (ma - md) * row + ma] += w;
+                        }
+                    }
+                }
+            }
+        };
+        let attack_here = t <= sa;
+        let defense_here = t <= sd;
+        if strict {
+            // Hits ≥ t against blockers > t, placed at earlier faces.
+            if attack_here {
+                place_attack(&cur, &mut out);
+                core::mem::swap(&mut cur, &mut out);
+            }
+            update(&mut cur);
+            if defense_here && t > k {
+                place_defense(&cur, &mut out);
+                core::mem::swap(&mut cur, &mut out);
+            }
+        } else {
+            if defense_here {
+                place_defense(&cur, &mut out);
+                core::mem::swap(&mut cur, &mut out);
+            }
+            if attack_here {
+                place_attack(&cur, &mut out);
+                core::mem::swap(&mut cur, &mut out);
+            }
+            update(&mut cur);
+        }
+    }
+    let mut law = alloc::vec![0.0; na + 1];
+    for rows in cur.chunks_exact(block) {
+        for (y, r) in rows.chunks_exact(row).enumerate() {
+            law[y] += r.iter().sum::<f64>();
+        }
+    }
+    law
 }

@@ -735,7 +735,7 @@ pub(crate) fn chernoff_len(log_gf: impl Fn(f64) -> f64, theta_max: f64, tol: f64
     if theta_max.is_nan() || theta_max <= 0.0 || tol.is_nan() || tol <= 0.0 {
         return None;
     }
-    let ln_tol = tol.ln();
+    let ln_tol = ln(tol);
     let mut best = f64::INFINITY;
     // θ = θmax·2^(−i/8): from just below θmax down to a millionth of it.
     let mut theta = theta_max;
@@ -746,7 +746,8 @@ pub(crate) fn chernoff_len(log_gf: impl Fn(f64) -> f64, theta_max: f64, tol: f64
             best = best.min((k - ln_tol) / theta);
         }
     }
-    (best.is_finite() && best < (1u64 << 40) as f64).then(|| best.max(0.0).ceil() as usize + 1)
+    // `as` truncates: one more than the ceiling at most, past the bound either way.
+    (best.is_finite() && best < (1u64 << 40) as f64).then(|| best.max(0.0) as usize + 2)
 }
 
 /// `ln x` without `std` where needed: `ln x = 2·atanh((x − 1)/(x + 1))` after scaling by a

@@ -757,8 +757,8 @@ pub(crate) const TAILED_COST: f64 = 1.2;
 /// longer listed). About a nanosecond an entry for dice of up to 16 sides (window sums),
 /// three beyond (block sums); measured on `10000d6`, `2000d6`, `1000d100`, `300d20`.
 fn uniform_sum_work(dice: f64, sides: f64) -> f64 {
-    let sd = ((sides * sides - 1.0) / 12.0).sqrt();
-    let width = (dice * (sides - 1.0) + 1.0).min(80.0 * sd * dice.sqrt() + sides);
+    let sd = crate::dist::sqrt((sides * sides - 1.0) / 12.0);
+    let width = (dice * (sides - 1.0) + 1.0).min(80.0 * sd * crate::dist::sqrt(dice) + sides);
     let unit = if sides <= 16.0 { 1.0 } else { 3.0 };
     unit * dice * width
 }

@@ -663,7 +663,8 @@ fn blocking_by_face_counts(
 #[test]
 fn blocking_of_larger_pools_against_face_counts() {
     // ≥ tests (the threshold program) and other tests (the general one), both rules.
-    let cases: [(u32, u32, Comparison, fn(u32) -> bool); 4] = [
+    type Case = (u32, u32, Comparison, fn(u32) -> bool);
+    let cases: [Case; 4] = [
         (7, 7, Comparison::AtLeast(3), |f| f >= 3),
         (8, 5, Comparison::AtLeast(1), |_| true),
         (5, 8, Comparison::AtLeast(6), |f| f >= 6),
