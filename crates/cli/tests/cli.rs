@@ -1102,3 +1102,481 @@ fn completions_and_the_manual_page_come_from_the_definition() {
     let man = ok(&["manpage"]);
     assert!(man.contains(".TH dice"), "{man}");
 }
+
+// ------------------------------------------------- every chance mechanic of every game
+
+/// An outcome's JSON key as the command writes it: its text in snake_case.
+fn key_of(text: &str) -> String {
+    let mut s = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            s.extend(c.to_lowercase());
+        } else if !s.is_empty() && !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    s.trim_end_matches('_').to_owned()
+}
+
+/// The law of a crate's mechanic as the command's JSON rows: named outcomes by key.
+fn named_law<T: std::fmt::Display + Ord + Clone>(d: &dice_core::Dist<T>) -> Vec<(Value, f64)> {
+    d.iter()
+        .map(|(o, p)| (Value::from(key_of(&o.to_string())), p))
+        .collect()
+}
+
+/// A numeric law as the command's JSON rows.
+fn numeric_law<T: Into<i64> + Copy + Ord>(d: &dice_core::Dist<T>) -> Vec<(Value, f64)> {
+    d.iter()
+        .map(|(o, p)| (Value::from((*o).into()), p))
+        .collect()
+}
+
+/// `args --odds` gives exactly `expected` (every outcome, in any order), and
+/// `args --monte-carlo` agrees with it within five standard errors on every outcome.
+fn exact_and_simulated(args: &[&str], expected: &[(Value, f64)]) {
+    let mut odds = args.to_vec();
+    odds.push("--odds");
+    let v = json(&odds);
+    assert_eq!(v["method"], "exact", "{args:?}");
+    let got = rows(&v);
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{args:?}: {got:?} vs {expected:?}"
+    );
+    for (o, p) in expected {
+        let q = got
+            .iter()
+            .find(|(g, _)| g == o)
+            .unwrap_or_else(|| panic!("{args:?}: no row {o}"))
+            .1;
+        assert!(close(*p, q), "{args:?} {o}: {q} vs {p}");
+    }
+    let trials = 4000u32;
+    let mut mc = args.to_vec();
+    let t = trials.to_string();
+    mc.extend(["--monte-carlo", "--trials", &t, "--seed", "11"]);
+    let v = json(&mc);
+    assert_eq!(v["method"], "monte_carlo", "{args:?}");
+    let sim = rows(&v);
+    for (o, p) in expected {
+        let q = sim.iter().find(|(g, _)| g == o).map_or(0.0, |r| r.1);
+        let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+        assert!(
+            (q - p).abs() <= 5.0 * se + 1e-9,
+            "{args:?} {o}: simulated {q} vs exact {p}"
+        );
+    }
+    for (o, _) in &sim {
+        assert!(
+            expected.iter().any(|(e, _)| e == o),
+            "{args:?}: impossible outcome {o}"
+        );
+    }
+}
+
+#[test]
+fn shapers_and_bots_contest_attack_and_initiative_follow_the_crate() {
+    use dice_core::{Die, Exact, Keep, Pool, Sum};
+    use dice_shapers_and_bots::{
+        Attack, Contest, Contestant, Initiative, Level, Rules, Size, Surprise,
+    };
+    let rules = Rules::default();
+    let c = Contest::new(
+        Contestant::rated(Level::Average),
+        Contestant::new(Level::Low.into(), 2).unwrap(),
+        &rules,
+    )
+    .unwrap();
+    exact_and_simulated(
+        &[
+            "shapers-and-bots",
+            "contest",
+            "--first",
+            "average",
+            "--second",
+            "low",
+            "--second-modifier",
+            "2",
+        ],
+        &named_law(&c.distribution().unwrap()),
+    );
+    let a = Attack::defended(Level::Low.into(), Level::High.into(), &rules).unwrap();
+    exact_and_simulated(
+        &[
+            "shapers-and-bots",
+            "attack",
+            "--attacker",
+            "low",
+            "--defender",
+            "high",
+        ],
+        &named_law(&a.distribution().unwrap()),
+    );
+    let s = Attack::sneak(
+        Level::Low.into(),
+        &Size::Single(Level::High),
+        Surprise::PlusTwo,
+        &rules,
+    )
+    .unwrap();
+    exact_and_simulated(
+        &[
+            "shapers-and-bots",
+            "attack",
+            "--attacker",
+            "low",
+            "--size",
+            "high",
+            "--sneak",
+            "--surprise",
+            "2",
+        ],
+        &named_law(&s.distribution().unwrap()),
+    );
+    let tie = Sum::new(Pool::new(2, Die::D6).unwrap(), Keep::All, 0).unwrap();
+    let i = Initiative::new(vec![Level::High, Level::High, Level::Low], tie).unwrap();
+    exact_and_simulated(
+        &[
+            "shapers-and-bots",
+            "initiative",
+            "--fitness",
+            "high",
+            "--fitness",
+            "high",
+            "--fitness",
+            "low",
+        ],
+        &named_law(&i.distribution().unwrap()),
+    );
+    // A fluke in a contest is refused unless the ruling allows it.
+    let e = bad(&[
+        "shapers-and-bots",
+        "contest",
+        "--first",
+        "none",
+        "--second",
+        "low",
+        "--odds",
+    ]);
+    assert!(e.contains("error"), "{e}");
+}
+
+#[test]
+fn shapers_and_bots_hit_points_left_after_hits() {
+    use dice_core::Exact;
+    use dice_shapers_and_bots::{Damage, Level, Rules, WeaponClass, hit_points};
+    let rules = Rules::default();
+    let hp = hit_points(Level::VeryHigh, Level::Low);
+    assert_eq!(hp, 10);
+    let one = Damage::new(WeaponClass::Large, false, &rules)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    // Two hits: the sum of two independent damage rolls, hit points clamped at 0.
+    let mut law: std::collections::BTreeMap<i64, f64> = Default::default();
+    for (a, p) in one.iter() {
+        for (b, q) in one.iter() {
+            let left = (i64::from(hp) - i64::from(*a) - i64::from(*b)).max(0);
+            *law.entry(left).or_insert(0.0) += p * q;
+        }
+    }
+    let expected: Vec<(Value, f64)> = law.into_iter().map(|(k, p)| (Value::from(k), p)).collect();
+    exact_and_simulated(
+        &[
+            "shapers-and-bots",
+            "hit-points",
+            "--size",
+            "very-high",
+            "--fitness",
+            "low",
+            "--weapon",
+            "large",
+            "--hits",
+            "2",
+        ],
+        &expected,
+    );
+    let v = json(&[
+        "shapers-and-bots",
+        "hit-points",
+        "--size",
+        "very-high",
+        "--fitness",
+        "low",
+    ]);
+    assert_eq!(v["hit_points"], 10);
+    bad(&[
+        "shapers-and-bots",
+        "hit-points",
+        "--size",
+        "high",
+        "--fitness",
+        "low",
+        "--odds",
+    ]);
+}
+
+#[test]
+fn swimclass_initiative_recovery_and_stabilize_follow_the_crate() {
+    use dice_core::Exact;
+    use dice_swimclass::{
+        Health, Initiative, InitiativeContest, Recovery, Rules, SkillDice, Stabilize,
+    };
+    let rules = Rules::default();
+    let i = Initiative::new(SkillDice::new(2), &rules);
+    exact_and_simulated(
+        &["swimclass", "initiative", "--rank", "2"],
+        &named_law(&i.distribution().unwrap()),
+    );
+    let c = InitiativeContest::new(SkillDice::new(3), SkillDice::new(2), &rules).unwrap();
+    exact_and_simulated(
+        &["swimclass", "initiative", "--rank", "3", "--against", "2"],
+        &named_law(&c.distribution().unwrap()),
+    );
+    let mut h = Health::new(3);
+    h.take(3); // 1 HP of 4
+    let r = Recovery::new(SkillDice::new(3), &h, &rules).unwrap();
+    exact_and_simulated(
+        &["swimclass", "recovery", "--defense", "3", "--hp", "1"],
+        &numeric_law(&r.distribution().unwrap()),
+    );
+    let mut h = Health::new(2);
+    h.take(5); // −2
+    let s = Stabilize::new(SkillDice::new(2), &h, &rules).unwrap();
+    exact_and_simulated(
+        &["swimclass", "stabilize", "--defense", "2", "--hp", "-2"],
+        &named_law(&s.distribution().unwrap()),
+    );
+    bad(&[
+        "swimclass",
+        "stabilize",
+        "--defense",
+        "2",
+        "--hp",
+        "1",
+        "--odds",
+    ]);
+    bad(&[
+        "swimclass",
+        "recovery",
+        "--defense",
+        "2",
+        "--hp",
+        "9",
+        "--odds",
+    ]);
+}
+
+#[test]
+fn swimclass_advancement_over_rounds_and_crafting() {
+    use dice_swimclass::{Rules, SkillDice, Task, TaskRoll};
+    let rules = Rules::default();
+    // Rank 2 at difficulty 2 rolled 3 times, each advance adding a die at once: a chain
+    // over ranks 2..=5 whose step chances are the crate's advance chances.
+    let p = |rank: u32| {
+        TaskRoll::new(SkillDice::new(rank), Task::single(2).unwrap(), rules)
+            .unwrap()
+            .advance_chance()
+            .unwrap()
+    };
+    let mut law = [1.0, 0.0, 0.0, 0.0];
+    for _ in 0..3 {
+        let mut next = [0.0; 4];
+        for i in 0..4 {
+            let step = if i < 3 { p(2 + i as u32) } else { 0.0 };
+            next[i] += law[i] * (1.0 - step);
+            if i < 3 {
+                next[i + 1] += law[i] * step;
+            }
+        }
+        law = next;
+    }
+    let expected: Vec<(Value, f64)> = law
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p > 0.0)
+        .map(|(i, p)| (Value::from(2 + i as i64), *p))
+        .collect();
+    exact_and_simulated(
+        &[
+            "swimclass",
+            "advance",
+            "--rank",
+            "2",
+            "--difficulty",
+            "2",
+            "--rounds",
+            "3",
+        ],
+        &expected,
+    );
+    // Crafting value 8: 2 successes at difficulty 4, Craft 2, three rounds.
+    let t = dice_swimclass::craft::task(8, false, false, 2, &rules).unwrap();
+    assert_eq!((t.difficulty, t.progress), (4, 2));
+    let roll = TaskRoll::new(SkillDice::new(2), t, rules).unwrap();
+    exact_and_simulated(
+        &[
+            "swimclass",
+            "craft",
+            "--value",
+            "8",
+            "--craft",
+            "2",
+            "--rounds",
+            "3",
+        ],
+        &numeric_law(&roll.progress_after(3).unwrap()),
+    );
+    let e = bad(&[
+        "swimclass",
+        "craft",
+        "--value",
+        "8",
+        "--craft",
+        "1",
+        "--specialized",
+        "--odds",
+    ]);
+    assert!(e.contains("error"), "{e}");
+}
+
+#[test]
+fn robots_durability_malfunctions_action_points_inspiration_design_points() {
+    use dice_core::Exact;
+    use dice_robots_and_rapiers::creation::DesignPointsRoll;
+    use dice_robots_and_rapiers::{
+        BaseActionPoints, DamageKind, DurabilitySave, InspirationRoll, MalfunctionTable, Program,
+        Rules,
+    };
+    let rules = Rules::default();
+    let save = DurabilitySave::new(5, DamageKind::default(), &rules).unwrap();
+    exact_and_simulated(
+        &["robots-and-rapiers", "durability", "--tn", "5"],
+        &named_law(&save.distribution().unwrap()),
+    );
+    let emp = DurabilitySave::new(
+        2,
+        DamageKind::Emp {
+            loss_per_failed_die: 1,
+        },
+        &rules,
+    )
+    .unwrap()
+    .with_durability(6);
+    exact_and_simulated(
+        &[
+            "robots-and-rapiers",
+            "durability",
+            "--tn",
+            "2",
+            "--durability",
+            "6",
+            "--emp",
+            "1",
+        ],
+        &named_law(&emp.distribution().unwrap()),
+    );
+    exact_and_simulated(
+        &["robots-and-rapiers", "malfunction"],
+        &named_law(&MalfunctionTable.distribution().unwrap()),
+    );
+    let bap = BaseActionPoints::new(5, 5, &rules).unwrap();
+    exact_and_simulated(
+        &[
+            "robots-and-rapiers",
+            "action-points",
+            "--dice",
+            "5",
+            "--tn",
+            "5",
+        ],
+        &numeric_law(&bap.distribution().unwrap()),
+    );
+    let insp = InspirationRoll::for_program(6, 2, Program::Mechanics).unwrap();
+    exact_and_simulated(
+        &[
+            "robots-and-rapiers",
+            "inspiration",
+            "--self-awareness",
+            "6",
+            "--points",
+            "2",
+            "--program",
+            "Mechanics",
+        ],
+        &numeric_law(&insp.distribution().unwrap()),
+    );
+    let dp = DesignPointsRoll::new(3, 2).unwrap();
+    exact_and_simulated(
+        &[
+            "robots-and-rapiers",
+            "design-points",
+            "--design-dice",
+            "3",
+            "--anthropoid-class",
+            "2",
+        ],
+        &numeric_law(&dp.distribution().unwrap()),
+    );
+    bad(&[
+        "robots-and-rapiers",
+        "inspiration",
+        "--self-awareness",
+        "6",
+        "--points",
+        "3",
+        "--program",
+        "Mechanics",
+        "--odds",
+    ]);
+    bad(&[
+        "robots-and-rapiers",
+        "design-points",
+        "--design-dice",
+        "0",
+        "--odds",
+    ]);
+}
+
+#[test]
+fn scratch_and_percentile_initiative_and_hit_locations() {
+    use dice_core::Exact;
+    let i = dice_scratch_rps::Initiative::new(2).unwrap();
+    exact_and_simulated(
+        &["scratch-rps", "initiative", "--stalking", "2"],
+        &numeric_law(&i.distribution().unwrap()),
+    );
+    let c = dice_scratch_rps::InitiativeContest::new(
+        dice_scratch_rps::Initiative::new(1).unwrap(),
+        dice_scratch_rps::Initiative::new(0).unwrap(),
+    );
+    exact_and_simulated(
+        &[
+            "scratch-rps",
+            "initiative",
+            "--stalking",
+            "1",
+            "--against",
+            "0",
+        ],
+        &named_law(&c.distribution().unwrap()),
+    );
+    let p = dice_shapers_percentile::Initiative::new(12, 9).unwrap();
+    exact_and_simulated(
+        &[
+            "shapers-percentile",
+            "initiative",
+            "--pa",
+            "12",
+            "--ma",
+            "9",
+        ],
+        &numeric_law(&p.distribution().unwrap()),
+    );
+    exact_and_simulated(
+        &["shapers-percentile", "hit-location"],
+        &named_law(&dice_shapers_percentile::HitLocation.distribution().unwrap()),
+    );
+}

@@ -133,3 +133,115 @@ pub fn streak_text(record: &RollRecord) -> String {
         .collect();
     format!("[{}]", faces.join(", "))
 }
+
+/// The report of a mechanic with numeric outcomes: rolled (`title`, then `→ outcome`),
+/// or its exact or simulated law with `--odds`/`--monte-carlo`. `fields` are the inputs,
+/// added to the JSON either way; `extra` adds headline probabilities to the odds.
+///
+/// ```text
+/// numeric_mechanic("robots-and-rapiers action-points", title, &bap, &a.odds, ctx, fields, |o, _| o)
+/// ```
+///
+/// # Errors
+/// [`CliError::BadInput`] when the exact law is refused, or for a bad Monte Carlo run.
+pub fn numeric_mechanic<M>(
+    cmd: &str,
+    title: String,
+    mechanic: &M,
+    odds: &OddsFlag,
+    ctx: &crate::Ctx,
+    fields: Vec<(&str, serde_json::Value)>,
+    extra: impl FnOnce(
+        crate::report::OddsReport,
+        &dice_core::Dist<M::Outcome>,
+    ) -> crate::report::OddsReport,
+) -> Result<crate::report::Report, CliError>
+where
+    M: dice_core::Exact + Sync,
+    M::Outcome: dice_core::Numeric
+        + Send
+        + std::hash::Hash
+        + Ord
+        + Clone
+        + Serialize
+        + DeserializeOwned
+        + 'static,
+{
+    mechanic_report(cmd, title, mechanic, odds, ctx, fields, |o, d| {
+        extra(o.numeric(d), d)
+    })
+}
+
+/// The report of a mechanic with named outcomes (each row labelled by the outcome's
+/// `Display`), as [`numeric_mechanic`].
+///
+/// ```text
+/// named_mechanic("swimclass stabilize", title, &stabilize, &a.odds, ctx, fields, |o, _| o)
+/// ```
+///
+/// # Errors
+/// As [`numeric_mechanic`].
+pub fn named_mechanic<M>(
+    cmd: &str,
+    title: String,
+    mechanic: &M,
+    odds: &OddsFlag,
+    ctx: &crate::Ctx,
+    fields: Vec<(&str, serde_json::Value)>,
+    extra: impl FnOnce(
+        crate::report::OddsReport,
+        &dice_core::Dist<M::Outcome>,
+    ) -> crate::report::OddsReport,
+) -> Result<crate::report::Report, CliError>
+where
+    M: dice_core::Exact + Sync,
+    M::Outcome: Send + std::hash::Hash + Ord + Clone + Serialize + DeserializeOwned + 'static,
+{
+    mechanic_report(cmd, title, mechanic, odds, ctx, fields, |o, d| {
+        extra(
+            o.named(d, |x, p| {
+                crate::report::Row::new(crate::render::label_of(x), p)
+            }),
+            d,
+        )
+    })
+}
+
+fn mechanic_report<M>(
+    cmd: &str,
+    title: String,
+    mechanic: &M,
+    odds: &OddsFlag,
+    ctx: &crate::Ctx,
+    fields: Vec<(&str, serde_json::Value)>,
+    rows: impl FnOnce(
+        crate::report::OddsReport,
+        &dice_core::Dist<M::Outcome>,
+    ) -> crate::report::OddsReport,
+) -> Result<crate::report::Report, CliError>
+where
+    M: dice_core::Exact + Sync,
+    M::Outcome: Send + std::hash::Hash + Ord + Clone + Serialize + DeserializeOwned + 'static,
+{
+    use crate::report::{OddsReport, Report, RollReport};
+    if odds.wanted() {
+        let law = odds.law(mechanic, ctx)?;
+        let mut o = law.decorate(rows(OddsReport::new(cmd, title), &law.dist));
+        for (k, v) in fields {
+            o = o.field(k, v);
+        }
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let outcome = dice_core::Roll::roll(mechanic, &mut seed.rng());
+    let value = serde_json::to_value(&outcome)
+        .map_err(|e| CliError::Failure(format!("cannot write the outcome: {e}")))?;
+    let mut r = RollReport::new(cmd, seed)
+        .line(title)
+        .line(format!("→ {outcome}"))
+        .field("outcome", value);
+    for (k, v) in fields {
+        r = r.field(k, v);
+    }
+    Ok(Report::Roll(r))
+}

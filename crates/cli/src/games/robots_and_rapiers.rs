@@ -1,9 +1,13 @@
 //! `dice robots-and-rapiers`: the Test and the Saving Throw of *Robots & Rapiers* (crate
 //! dice-robots-and-rapiers), under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
+use dice_robots_and_rapiers::creation::{DesignPointsRoll, RandomDesignPoints};
 use dice_robots_and_rapiers::{
     AttributeLoss, Duel, Opposition, Rules, SaveOutcome, SavingThrow, Scene, Test, TestResult,
     Victory, is_success,
+};
+use dice_robots_and_rapiers::{
+    BaseActionPoints, DamageKind, DurabilitySave, InspirationRoll, MalfunctionTable, Program,
 };
 use serde_json::{Value, json};
 
@@ -79,6 +83,142 @@ winning; --monte-carlo estimates it by playing many duels.",
         after_help = "Examples:\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --seed 1\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --odds\n  dice robots-and-rapiers fight crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml --monte-carlo --trials 20000"
     )]
     Fight(super::fight::FightArgs),
+    /// A Durability Save against damage: 3d10, malfunctions per failed die, shutdown.
+    #[command(
+        long_about = "A Durability Save against damage: 3d10 at or under the TN (the \
+Durability, after attack successes, weapon Damage and armour). Three successes: no damage. \
+Each failed die of a Partial Failure owes rolls on the Malfunction Table (--per-failed-die, 2 \
+normally; a fist or small club 1, a great sword 3), or with --emp a temporary Durability loss \
+per failed die. A Total Failure shuts the robot down, with the malfunctions of all three dice. \
+--durability gives the robot's current Durability when it is not the TN (an EMP loss to 0 \
+shuts it down).",
+        after_help = "Examples:\n  dice robots-and-rapiers durability --tn 5 --odds\n  dice robots-and-rapiers durability --tn 2 --durability 6 --emp 1 --odds"
+    )]
+    Durability(DurabilityArgs),
+    /// One roll on the Malfunction Table (a d10, and the sub-tables as needed).
+    #[command(
+        long_about = "One roll on the Malfunction Table: a d10 for the attribute, sub-system \
+or External Slot damaged, with a second d10 on the sub-system table and a third on the energy \
+table when the first rolls call for them.",
+        after_help = "Examples:\n  dice robots-and-rapiers malfunction --odds\n  dice robots-and-rapiers malfunction --seed 4"
+    )]
+    Malfunction(PlainArgs),
+    /// Base Action Points: 1 + the successes of Processor + Self Awareness dice.
+    #[command(
+        long_about = "Base Action Points for a conflict: 1 plus the successes of --dice d10s \
+(Processor + Self Awareness, or Processor alone for a robot that is not Sparked) at or under \
+--tn (5 when the sides are even; the side-size table otherwise), less the Action Points a \
+surprised robot loses.",
+        after_help = "Examples:\n  dice robots-and-rapiers action-points --dice 5 --tn 5 --odds\n  dice robots-and-rapiers action-points --dice 4 --tn 6 --surprise-loss 1"
+    )]
+    ActionPoints(ActionPointsArgs),
+    /// An Inspiration Roll: ½ Self Awareness dice against TN = points × 2 (× 3 for art).
+    #[command(
+        long_about = "An Inspiration Roll (Sparked robots only): half the Self Awareness score \
+in d10s, rounded down, against a TN of the Inspiration points spent × 2 (× 3 for Artistry and \
+Compose), at most the program's Maximum Inspiration. The outcome is the successes.",
+        after_help = "Examples:\n  dice robots-and-rapiers inspiration --self-awareness 6 --points 2 --program Mechanics --odds\n  dice robots-and-rapiers inspiration --self-awareness 2 --points 3 --program Compose"
+    )]
+    Inspiration(InspirationArgs),
+    /// Design Points: (design dice + Anthropoid Class) d10, keep the design dice highest.
+    #[command(
+        long_about = "Design Points for a new robot: design dice (the Size) plus the \
+Anthropoid Class in d10s, keeping the highest design dice, summed. With --random, the random \
+method's whole roll: Body Type, Vocalization, gender and Size rolled on their tables first.",
+        after_help = "Examples:\n  dice robots-and-rapiers design-points --design-dice 6 --anthropoid-class 5 --odds\n  dice robots-and-rapiers design-points --random --odds"
+    )]
+    DesignPoints(DesignPointsArgs),
+}
+
+/// A roll with no options of its own.
+#[derive(Debug, clap::Args)]
+pub struct PlainArgs {
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `durability`.
+#[derive(Debug, clap::Args)]
+pub struct DurabilityArgs {
+    /// The save's TN: the Durability after attack successes, weapon Damage and armour.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub tn: i32,
+    /// The robot's current Durability, when not the TN.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub durability: Option<i32>,
+    /// Malfunction rolls per failed die (2 normally; fist, small club 1; great sword 3).
+    #[arg(long, value_name = "N", default_value_t = 2, conflicts_with = "emp")]
+    pub per_failed_die: u8,
+    /// An EMP weapon (firearms, grenades, pikes): this Durability lost per failed die instead.
+    #[arg(long, value_name = "N")]
+    pub emp: Option<u8>,
+    /// Spend 1 Power for +1 TN (Exertion).
+    #[arg(long)]
+    pub exert: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `action-points`.
+#[derive(Debug, clap::Args)]
+pub struct ActionPointsArgs {
+    /// Processor + Self Awareness (Processor alone if not Sparked).
+    #[arg(long, value_name = "N")]
+    pub dice: u32,
+    /// The TN: 5 for even sides.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        allow_negative_numbers = true
+    )]
+    pub tn: i32,
+    /// Action Points lost to surprise.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub surprise_loss: u32,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `inspiration`.
+#[derive(Debug, clap::Args)]
+pub struct InspirationArgs {
+    /// The Self Awareness score (0: not Sparked, no Inspiration).
+    #[arg(long, value_name = "N")]
+    pub self_awareness: u8,
+    /// Inspiration points spent.
+    #[arg(long, value_name = "N")]
+    pub points: u8,
+    /// The program inspired (its rulebook name: Mechanics, Compose, …).
+    #[arg(long, value_name = "PROGRAM", value_parser = program)]
+    pub program: Program,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+fn program(s: &str) -> Result<Program, String> {
+    s.parse::<Program>().map_err(|e| e.to_string())
+}
+
+/// `design-points`.
+#[derive(Debug, clap::Args)]
+pub struct DesignPointsArgs {
+    /// Design dice (the robot's Size): how many dice are kept.
+    #[arg(
+        long,
+        value_name = "N",
+        required_unless_present = "random",
+        conflicts_with = "random"
+    )]
+    pub design_dice: Option<u32>,
+    /// The Anthropoid Class: extra dice rolled (0–10).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub anthropoid_class: u32,
+    /// The random method: the tables rolled first, then the Design Points.
+    #[arg(long)]
+    pub random: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
 }
 
 /// `test`.
@@ -147,6 +287,106 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Test(a) => test(a, ctx),
         RollKind::Save(a) => save(a, &rules, ctx),
+        RollKind::Durability(a) => durability(&a, &rules, ctx),
+        RollKind::Malfunction(a) => super::named_mechanic(
+            "robots-and-rapiers malfunction",
+            "the Malfunction Table".to_owned(),
+            &MalfunctionTable,
+            &a.odds,
+            ctx,
+            Vec::new(),
+            |o, _| o,
+        ),
+        RollKind::ActionPoints(a) => {
+            let mut bap = BaseActionPoints::new(a.dice, a.tn, &rules)?;
+            if a.surprise_loss > 0 {
+                bap = bap.surprised(a.surprise_loss);
+            }
+            let title = format!(
+                "Base Action Points: 1 + successes of {}d10 at TN {}{}",
+                a.dice,
+                a.tn,
+                if a.surprise_loss > 0 {
+                    format!(", −{} for surprise", a.surprise_loss)
+                } else {
+                    String::new()
+                }
+            );
+            let fields = vec![
+                ("dice", json!(a.dice)),
+                ("tn", json!(a.tn)),
+                ("surprise_loss", json!(a.surprise_loss)),
+            ];
+            super::numeric_mechanic(
+                "robots-and-rapiers action-points",
+                title,
+                &bap,
+                &a.odds,
+                ctx,
+                fields,
+                |o, _| o,
+            )
+        }
+        RollKind::Inspiration(a) => {
+            let r = InspirationRoll::for_program(a.self_awareness, a.points, a.program)?;
+            let title = format!(
+                "Inspiration Roll for {}: {}d10 at TN {}: successes",
+                a.program.name(),
+                r.test().dice(),
+                r.test().tn()
+            );
+            let fields = vec![
+                ("self_awareness", json!(a.self_awareness)),
+                ("points", json!(a.points)),
+                ("program", json!(a.program.name())),
+            ];
+            super::numeric_mechanic(
+                "robots-and-rapiers inspiration",
+                title,
+                &r,
+                &a.odds,
+                ctx,
+                fields,
+                |o, d| {
+                    o.summary(
+                        "p_success",
+                        "at least one success",
+                        d.probability_where(|&s| s > 0),
+                    )
+                },
+            )
+        }
+        RollKind::DesignPoints(a) => {
+            let cmd = "robots-and-rapiers design-points";
+            match a.design_dice {
+                Some(n) if !a.random => {
+                    let r = DesignPointsRoll::new(n, a.anthropoid_class)
+                        .map_err(|e| CliError::bad_input(e.to_string()))?;
+                    let fields = vec![
+                        ("design_dice", json!(n)),
+                        ("anthropoid_class", json!(a.anthropoid_class)),
+                    ];
+                    super::numeric_mechanic(
+                        cmd,
+                        format!("Design Points: {r}"),
+                        &r,
+                        &a.odds,
+                        ctx,
+                        fields,
+                        |o, _| o,
+                    )
+                }
+                _ => super::numeric_mechanic(
+                    cmd,
+                    "Design Points by the random method (tables, then the roll)".to_owned(),
+                    &RandomDesignPoints,
+                    &a.odds,
+                    ctx,
+                    vec![("random", json!(true))],
+                    |o, _| o,
+                ),
+            }
+        }
         RollKind::Fight(a) => fight(&a, rules, ctx),
     }
 }
@@ -408,4 +648,44 @@ fn save(a: SaveArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         .field("attribute_after", attribute);
     fill(&mut r.fields);
     Ok(Report::Roll(r))
+}
+
+fn durability(a: &DurabilityArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let kind = match a.emp {
+        Some(loss) => DamageKind::Emp {
+            loss_per_failed_die: loss,
+        },
+        None => DamageKind::Malfunctions {
+            per_failed_die: a.per_failed_die,
+        },
+    };
+    let mut save = DurabilitySave::new(a.tn, kind, rules)?;
+    if let Some(d) = a.durability {
+        save = save.with_durability(d);
+    }
+    if a.exert {
+        save = save.exerted()?;
+    }
+    let fields = vec![
+        ("tn", json!(a.tn)),
+        ("durability", json!(save.durability())),
+        ("per_failed_die", json!(a.per_failed_die)),
+        ("emp", json!(a.emp)),
+        ("exert", json!(a.exert)),
+    ];
+    super::named_mechanic(
+        "robots-and-rapiers durability",
+        save.to_string(),
+        &save,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_shutdown",
+                "shut down",
+                d.probability_where(|x| x.shutdown),
+            )
+        },
+    )
 }

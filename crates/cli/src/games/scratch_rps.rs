@@ -68,6 +68,27 @@ as crates/scratch-rps/scenes/combat-example.toml.",
         after_help = "Examples:\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --seed 1\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --odds\n  dice scratch-rps fight crates/scratch-rps/scenes/combat-example.toml --monte-carlo --trials 20000"
     )]
     Fight(super::fight::FightArgs),
+    /// Initiative: d20 + the Stalking levels, or who of two acts first.
+    #[command(
+        long_about = "Initiative: a d20 plus 10 for each level of stalking; the highest acts \
+first. With --against, the chance the first character (A) acts before the second (B), equal \
+totals rolled off.",
+        after_help = "Examples:\n  dice scratch-rps initiative --stalking 2 --odds\n  dice scratch-rps initiative --stalking 1 --against 0 --odds"
+    )]
+    Initiative(InitiativeArgs),
+}
+
+/// `initiative`.
+#[derive(Debug, clap::Args)]
+pub struct InitiativeArgs {
+    /// The character's levels of stalking (+10 initiative each).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub stalking: u32,
+    /// The other character's levels of stalking: who acts first.
+    #[arg(long, value_name = "N")]
+    pub against: Option<u32>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
 }
 
 /// `roll`.
@@ -166,6 +187,39 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Roll(a) => d20_roll(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
         RollKind::Fight(a) => fight(&a, rules, ctx),
+        RollKind::Initiative(a) => {
+            let cmd = "scratch-rps initiative";
+            let mine = dice_scratch_rps::Initiative::new(a.stalking)?;
+            match a.against {
+                Some(other) => {
+                    let c = dice_scratch_rps::InitiativeContest::new(
+                        mine,
+                        dice_scratch_rps::Initiative::new(other)?,
+                    );
+                    let title = format!(
+                        "initiative: d20 + 10 × {} (A) against d20 + 10 × {other} (B): who acts first",
+                        a.stalking
+                    );
+                    let fields = vec![("stalking", json!(a.stalking)), ("against", json!(other))];
+                    super::named_mechanic(cmd, title, &c, &a.odds, ctx, fields, |o, d| {
+                        o.summary(
+                            "p_first",
+                            "the first character acts first",
+                            d.probability(&dice_scratch_rps::Side::A),
+                        )
+                    })
+                }
+                None => super::numeric_mechanic(
+                    cmd,
+                    format!("initiative: d20 + 10 × stalking {}", a.stalking),
+                    &mine,
+                    &a.odds,
+                    ctx,
+                    vec![("stalking", json!(a.stalking))],
+                    |o, _| o,
+                ),
+            }
+        }
     }
 }
 

@@ -8,6 +8,9 @@ use dice_swimclass::{
     TaskRoll, ranged_difficulty,
     tables::{EASY, MADNESS},
 };
+use dice_swimclass::{
+    Health, Initiative, InitiativeContest, RECOVERY_DIFFICULTY, Recovery, Side, Stabilize,
+};
 use serde_json::{Value, json};
 
 use super::OddsFlag;
@@ -88,6 +91,247 @@ many fights.",
         after_help = "Examples:\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --seed 1\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --odds\n  dice swimclass fight crates/swimclass/scenes/sample-rounds.toml --monte-carlo --trials 20000"
     )]
     Fight(super::fight::FightArgs),
+    /// Initiative: rank d6, the highest die first, the second die breaking ties.
+    #[command(
+        long_about = "Initiative: the character rolls the dice of the skill standing for \
+Agility (its rank, with implements); the highest die acts first, the second-highest breaks a \
+tie, and a tie on both is rolled again. Alone, the odds of each score (highest then second \
+die); with --against, the chance each of two characters acts first (a full tie re-rolled).",
+        after_help = "Examples:\n  dice swimclass initiative --rank 2 --odds\n  dice swimclass initiative --rank 3 --against 2 --odds"
+    )]
+    Initiative(InitiativeArgs),
+    /// An hour's recovery: Defense dice at difficulty 6, 1 HP per success.
+    #[command(
+        long_about = "An hour's recovery roll: the Defense skill's dice at difficulty 6, one \
+HP back per success, criticals not counted, and no more than the HP missing (--rule \
+recovery_capped=false lifts the cap). HP are the Defense rank + 1; --hp is the current HP.",
+        after_help = "Examples:\n  dice swimclass recovery --defense 3 --hp 1 --odds\n  dice swimclass recovery --defense 2 --hp 0"
+    )]
+    Recovery(RecoveryArgs),
+    /// A roll to stabilize below 0 HP: Defense dice at difficulty = damage beyond 0.
+    #[command(
+        long_about = "A roll to stabilize a character below 0 HP: the Defense skill's dice at \
+a difficulty equal to the damage beyond 0 (the project's ruling); one success stabilizes. On \
+a failure each critical that counts (the first natural 1 ignored) is one more damage, and \
+criticals beyond the Defense rank kill. --hp is the current HP, below 0.",
+        after_help = "Examples:\n  dice swimclass stabilize --defense 2 --hp -2 --odds\n  dice swimclass stabilize --defense 1 --hp -4"
+    )]
+    Stabilize(StabilizeArgs),
+    /// The skill's rank after several rolls of a task, each advance raising it at once.
+    #[command(
+        long_about = "Skill advancement over several rolls: the skill advances a rank when a \
+roll succeeds, could have failed, and every skill die succeeds showing 4 or more. Here the \
+same task (--difficulty) is rolled --rounds times, and each advance raises the rank at once, \
+so the next roll has one more die (as the Sample Rounds do; a fight keeps its ranks unless \
+--rule advance_mid_fight=true). The outcome is the rank after the last roll; ranks stop at \
+the largest pool the crate rolls.",
+        after_help = "Examples:\n  dice swimclass advance --rank 2 --difficulty 2 --rounds 3 --odds\n  dice swimclass advance --rank 3 --difficulty 4 --rounds 5 --seed 7"
+    )]
+    Advance(AdvanceArgs),
+    /// Crafting an implement: successes at difficulty 4 over rounds.
+    #[command(
+        long_about = "Crafting an implement of a given value (its rank): the cube root of the \
+rank (rounded by --rule craft_rounding) in successes, accumulated over rounds of Craft rolls \
+at difficulty 4, one less when specialized in the material (needs general Craft 2), one less \
+for a limited-use item; materials cost the rank to the power 2/3. The outcome is the \
+progress after --rounds rolls (capped at the successes needed: the item is done).",
+        after_help = "Examples:\n  dice swimclass craft --value 8 --craft 2 --rounds 3 --odds\n  dice swimclass craft --value 27 --craft 3 --specialized --rounds 4 --odds"
+    )]
+    Craft(CraftArgs),
+}
+
+/// `initiative`.
+#[derive(Debug, clap::Args)]
+pub struct InitiativeArgs {
+    /// The rank of the skill standing for Agility (Finesse in the fights): the d6 rolled.
+    #[arg(long, value_name = "N")]
+    pub rank: u32,
+    /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub implement: Vec<Bonus>,
+    /// The other character's rank: the chance each acts first.
+    #[arg(long, value_name = "N")]
+    pub against: Option<u32>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `recovery`.
+#[derive(Debug, clap::Args)]
+pub struct RecoveryArgs {
+    /// The Defense rank: the d6 rolled, and HP = rank + 1.
+    #[arg(long, value_name = "N")]
+    pub defense: u32,
+    /// The current HP.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub hp: i64,
+    /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub implement: Vec<Bonus>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `stabilize`.
+#[derive(Debug, clap::Args)]
+pub struct StabilizeArgs {
+    /// The Defense rank: the d6 rolled.
+    #[arg(long, value_name = "N")]
+    pub defense: u32,
+    /// The current HP, below 0.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub hp: i64,
+    /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub implement: Vec<Bonus>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `advance`.
+#[derive(Debug, clap::Args)]
+pub struct AdvanceArgs {
+    /// The skill's rank before the first roll.
+    #[arg(long, value_name = "N")]
+    pub rank: u32,
+    /// The task's difficulty: a number, or `easy` (1) or `madness` (6).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = difficulty)]
+    pub difficulty: i32,
+    /// How many rolls.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `craft`.
+#[derive(Debug, clap::Args)]
+pub struct CraftArgs {
+    /// The implement's value (its rank): sets the successes and materials needed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub value: u32,
+    /// The Craft rank rolled (the specialized craft's, with --specialized).
+    #[arg(long, value_name = "N")]
+    pub craft: u32,
+    /// Specialized in the material: difficulty −1 (needs general Craft 2, --general).
+    #[arg(long)]
+    pub specialized: bool,
+    /// The general Craft rank, for specialized crafting (default: --craft).
+    #[arg(long, value_name = "N")]
+    pub general: Option<u32>,
+    /// A limited-use item: difficulty −1 (and a 1 in 6 chance to fall apart after each use).
+    #[arg(long)]
+    pub limited_use: bool,
+    /// How many rounds of crafting.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub rounds: u32,
+    /// An implement bonus (repeatable): 1+2, 2-crit, 1*5, 1D.
+    #[arg(long, value_name = "BONUS", value_parser = bonus)]
+    pub implement: Vec<Bonus>,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// The rank after rolling one task several times, each advance raising the rank at once.
+#[derive(Clone, Debug)]
+struct Advancement {
+    /// The task roll at each rank, from the starting one; the last never advances.
+    rolls: Vec<TaskRoll>,
+    start: u32,
+    rounds: u32,
+}
+
+impl Advancement {
+    fn new(rank: u32, difficulty: i32, rounds: u32, rules: Rules) -> Result<Self, CliError> {
+        let task = Task::single(difficulty)?;
+        let top = (rank + rounds).min(dice_swimclass::MAX_POOL);
+        let mut rolls = Vec::new();
+        for r in rank.min(top)..=top {
+            rolls.push(TaskRoll::new(SkillDice::new(r), task, rules)?);
+        }
+        Ok(Advancement {
+            rolls,
+            start: rank.min(top),
+            rounds,
+        })
+    }
+}
+
+impl dice_core::Roll for Advancement {
+    type Outcome = u32;
+    fn roll<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        let mut i = 0;
+        for _ in 0..self.rounds {
+            if i + 1 < self.rolls.len() && self.rolls[i].roll(rng).advances {
+                i += 1;
+            }
+        }
+        self.start + i as u32
+    }
+}
+
+impl dice_core::Exact for Advancement {
+    fn distribution(&self) -> Result<Dist<u32>, dice_core::Error> {
+        let chance: Vec<f64> = self
+            .rolls
+            .iter()
+            .map(|r| r.advance_chance().unwrap_or(0.0))
+            .collect();
+        let n = self.rolls.len();
+        let mut law = vec![0.0; n];
+        law[0] = 1.0;
+        for _ in 0..self.rounds {
+            let mut next = vec![0.0; n];
+            for (i, &p) in law.iter().enumerate() {
+                if i + 1 < n {
+                    next[i + 1] += p * chance[i];
+                    next[i] += p * (1.0 - chance[i]);
+                } else {
+                    next[i] += p;
+                }
+            }
+            law = next;
+        }
+        Dist::from_pairs(
+            law.into_iter()
+                .enumerate()
+                .map(|(i, p)| (self.start + i as u32, p)),
+        )
+    }
+}
+
+/// The progress of a task after some rounds, capped at what it needs.
+#[derive(Clone, Debug)]
+struct Rounds {
+    roll: TaskRoll,
+    rounds: u32,
+}
+
+impl dice_core::Roll for Rounds {
+    type Outcome = u32;
+    fn roll<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> u32 {
+        let need = self.roll.task().progress;
+        let progress = self.roll.progress();
+        let mut acc = 0;
+        for _ in 0..self.rounds {
+            if acc >= need {
+                break;
+            }
+            acc += progress.roll(rng);
+        }
+        acc.min(need)
+    }
+}
+
+impl dice_core::Exact for Rounds {
+    fn distribution(&self) -> Result<Dist<u32>, dice_core::Error> {
+        self.roll.progress_after(self.rounds).map_err(|e| match e {
+            dice_swimclass::Error::Core(c) => c,
+            _ => dice_core::Error::Unsupported {
+                what: "this crafting task",
+            },
+        })
+    }
 }
 
 /// Parses an implement bonus as the rulebook writes it: `N+M`, `N-M`, `N-crit`,
@@ -225,7 +469,209 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Task(a) => task(a, rules, ctx),
         RollKind::Attack(a) => attack(a, rules, ctx),
         RollKind::Fight(a) => fight(&a, rules, ctx),
+        RollKind::Initiative(a) => initiative(&a, rules, ctx),
+        RollKind::Recovery(a) => recovery(&a, rules, ctx),
+        RollKind::Stabilize(a) => stabilize(&a, rules, ctx),
+        RollKind::Advance(a) => advance(&a, rules, ctx),
+        RollKind::Craft(a) => craft(&a, rules, ctx),
     }
+}
+
+fn initiative(a: &InitiativeArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let dice = skill_dice(a.rank, &a.implement, 0)?;
+    let mut fields = vec![
+        ("rank", json!(a.rank)),
+        ("implements", implements_json(&a.implement)),
+    ];
+    if let Some(other) = a.against {
+        let contest = InitiativeContest::new(dice, SkillDice::new(other).with_aid(0)?, &rules)?;
+        fields.push(("against", json!(other)));
+        let title = format!(
+            "initiative: {}d6 against {other}d6 (full ties re-rolled)",
+            a.rank
+        );
+        return super::named_mechanic(
+            "swimclass initiative",
+            title,
+            &contest,
+            &a.odds,
+            ctx,
+            fields,
+            |o, d| {
+                o.summary(
+                    "p_first",
+                    "the first character acts first",
+                    d.probability(&Side::First),
+                )
+            },
+        );
+    }
+    let init = Initiative::new(dice, &rules);
+    super::named_mechanic(
+        "swimclass initiative",
+        format!("{init}: highest die, then second"),
+        &init,
+        &a.odds,
+        ctx,
+        fields,
+        |o, _| o,
+    )
+}
+
+/// A character's health at `hp` with this Defense rank.
+fn health(defense: u32, hp: i64) -> Health {
+    let mut h = Health::new(defense);
+    let missing = h.hp.saturating_sub(hp);
+    if missing > 0 {
+        h.take(u32::try_from(missing).unwrap_or(u32::MAX));
+    } else if missing < 0 {
+        h.hp = hp;
+    }
+    h
+}
+
+fn recovery(a: &RecoveryArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let h = health(a.defense, a.hp);
+    if a.hp > i64::from(h.max()) {
+        return Err(CliError::bad_input(format!(
+            "--hp {} is above the maximum, {} for Defense {}",
+            a.hp,
+            h.max(),
+            a.defense
+        )));
+    }
+    let r = Recovery::new(skill_dice(a.defense, &a.implement, 0)?, &h, &rules)?;
+    let title = format!(
+        "recovery: Defense {}d6 at difficulty {RECOVERY_DIFFICULTY}, at {h}: HP recovered",
+        a.defense
+    );
+    let fields = vec![
+        ("defense", json!(a.defense)),
+        ("hp", json!(a.hp)),
+        ("max_hp", json!(h.max())),
+        ("implements", implements_json(&a.implement)),
+    ];
+    super::numeric_mechanic(
+        "swimclass recovery",
+        title,
+        &r,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_recover",
+                "at least 1 HP back",
+                d.probability_where(|&x| x > 0),
+            )
+        },
+    )
+}
+
+fn stabilize(a: &StabilizeArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    if a.hp >= 0 {
+        return Err(CliError::bad_input(format!(
+            "--hp {}: only a character below 0 HP rolls to stabilize",
+            a.hp
+        )));
+    }
+    let h = health(a.defense, a.hp);
+    let s = Stabilize::new(skill_dice(a.defense, &a.implement, 0)?, &h, &rules)?;
+    let title = format!(
+        "stabilize: Defense {}d6 at {h}, {}",
+        a.defense,
+        s.task().task()
+    );
+    let fields = vec![
+        ("defense", json!(a.defense)),
+        ("hp", json!(a.hp)),
+        ("implements", implements_json(&a.implement)),
+    ];
+    super::named_mechanic(
+        "swimclass stabilize",
+        title,
+        &s,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_stabilized",
+                "stabilized",
+                d.probability_where(|x| x.stabilized),
+            )
+        },
+    )
+}
+
+fn advance(a: &AdvanceArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let adv = Advancement::new(a.rank, a.difficulty, a.rounds, rules)?;
+    let title = format!(
+        "rank after {} roll(s) at difficulty {} from rank {}",
+        a.rounds, a.difficulty, a.rank
+    );
+    let fields = vec![
+        ("rank", json!(a.rank)),
+        ("difficulty", json!(a.difficulty)),
+        ("rounds", json!(a.rounds)),
+    ];
+    let start = a.rank;
+    super::numeric_mechanic(
+        "swimclass advance",
+        title,
+        &adv,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_advance",
+                "at least one advance",
+                d.probability_where(|&r| r > start),
+            )
+        },
+    )
+}
+
+fn craft(a: &CraftArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let general = a.general.unwrap_or(a.craft);
+    let task = dice_swimclass::craft::task(a.value, a.specialized, a.limited_use, general, &rules)?;
+    let need = dice_swimclass::craft::requirements(a.value, &rules);
+    let roll = TaskRoll::new(skill_dice(a.craft, &a.implement, 0)?, task, rules)?;
+    let mechanic = Rounds {
+        roll,
+        rounds: a.rounds,
+    };
+    let title = format!(
+        "crafting an implement of value {}: {} success(es) at difficulty {} with Craft {}d6, materials {:.2}; progress after {} round(s)",
+        a.value, task.progress, task.difficulty, a.craft, need.materials, a.rounds
+    );
+    let fields = vec![
+        ("value", json!(a.value)),
+        ("craft", json!(a.craft)),
+        ("specialized", json!(a.specialized)),
+        ("limited_use", json!(a.limited_use)),
+        ("rounds", json!(a.rounds)),
+        ("difficulty", json!(task.difficulty)),
+        ("successes_needed", json!(task.progress)),
+        ("materials", json!(need.materials)),
+    ];
+    let needed = task.progress;
+    super::numeric_mechanic(
+        "swimclass craft",
+        title,
+        &mechanic,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_complete",
+                "the implement is done",
+                d.probability(&needed),
+            )
+        },
+    )
 }
 
 /// `fight`: a scene played, or its exact or estimated odds.
