@@ -117,7 +117,8 @@ fn negative_binomial(a: u32, p: f64, tol: f64) -> Result<(Vec<f64>, f64), Error>
         return Ok((vec![1.0], 0.0));
     }
     let af = f64::from(a);
-    let mode = ((af - 1.0) * p / (1.0 - p)).floor().max(0.0);
+    // The floor of a non-negative value by a saturating cast (no `f64::floor` in no_std).
+    let mode = ((af - 1.0) * p / (1.0 - p)).max(0.0) as u64 as f64;
     // Terms from the mode up, until the rest is far below the tolerance.
     check_work("the count of exploding dice", mode * 2.0)?;
     let mode = mode as usize;
