@@ -5,15 +5,20 @@
 //! `N_thread_after_pause` times a run that follows 20 ms of idleness, so the pool's threads
 //! have to be woken as in a one-off query; `N_thread` times back-to-back runs.
 //!
+//! The table samplers of dice-sim (`TableRoll`, `ExplodingCount`) are timed beside the plain
+//! mechanics of the same law (`table_N_thread` against `N_thread`).
+//!
 //! Run with `cargo bench -p dice-benches --bench sim`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{Comparison, Die, Pool, Roll, SuccessPool};
+use dice_core::{
+    Comparison, DEFAULT_EXPLOSION_CAP, Die, Explode, Keep, Pool, Roll, SuccessPool, Sum,
+};
 use dice_shapers_and_bots::{Challenge, Level};
-use dice_sim::Simulation;
+use dice_sim::{Batch, ExplodingCount, Simulation, TableRoll};
 use dice_swimclass::{OpposedRoll, Rules, SkillDice};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -66,7 +71,52 @@ where
     g.finish();
 }
 
+/// A table sampler ([`Batch`]) of the same law as a plain mechanic, in the same group as the
+/// plain runs: `table_N_thread` against `N_thread`.
+fn bench_batch<B: Batch>(c: &mut Criterion, name: &str, b: &B) {
+    let mut g = c.benchmark_group(format!("sim/{name}"));
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(TRIALS));
+    for threads in [1, 2] {
+        let sim = Simulation::new(1, TRIALS)
+            .expect("valid")
+            .threads(threads)
+            .expect("valid");
+        g.bench_function(format!("table_{threads}_thread"), |bench| {
+            bench.iter(|| black_box(sim.run_batch(black_box(b))))
+        });
+    }
+    g.finish();
+}
+
 fn sim(c: &mut Criterion) {
+    // Ability scores: the sum of the highest 3 of 4d6, rolled die by die and from a table.
+    let stat = Sum::new(Pool::new(4, Die::D6).expect("valid"), Keep::Highest(3), 0).expect("valid");
+    bench_mechanic(c, "4d6kh3", &stat);
+    bench_batch(
+        c,
+        "4d6kh3",
+        &TableRoll::keep_highest(4, 6, 3).expect("valid"),
+    );
+    // Successes (8+) of 10d10 exploding on 10.
+    let exploding = SuccessPool::new(
+        Pool::new(10, Die::D10)
+            .and_then(|p| p.exploding(Explode::new(Comparison::Exactly(10))))
+            .expect("valid"),
+        Comparison::AtLeast(8),
+    );
+    bench_mechanic(c, "10d10x10_ge8", &exploding);
+    bench_batch(
+        c,
+        "10d10x10_ge8",
+        &ExplodingCount::new(10, 10, |f| f >= 8, |f| f == 10, DEFAULT_EXPLOSION_CAP)
+            .expect("valid"),
+    );
+    bench_batch(
+        c,
+        "10d10_le5",
+        &TableRoll::count(10, 10, |f| f <= 5).expect("valid"),
+    );
     let ten_d10 = SuccessPool::new(
         Pool::new(10, Die::D10).expect("valid"),
         Comparison::AtMost(5),

@@ -50,6 +50,12 @@ pub enum SimError {
     /// A round cap of zero for a process.
     #[error("a process needs a round cap of at least 1")]
     RoundCap,
+    /// A table-driven sampler whose shape is out of range (too many entries, no dice).
+    #[error("table sampler: {reason}")]
+    Table {
+        /// What was wrong.
+        reason: String,
+    },
     /// The exact distribution could not be computed.
     #[error("exact distribution: {0}")]
     Exact(#[from] dice_core::Error),

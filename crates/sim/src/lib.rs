@@ -25,6 +25,7 @@
 //! | compare with an exact law | [`compare`], [`check_against_exact`], [`Agreement`] |
 //! | odds tables over a parameter grid (Markdown, CSV, serde) | [`OddsTable`], [`probability`] |
 //! | sample a known law with one draw | [`AliasSampler`] |
+//! | the cheapest pools from tables of all face combinations, several trials a draw | [`TableRoll`], [`ExplodingCount`], [`Simulation::run_batch`] |
 //! | a process over rounds (progress tasks, fights) with a round cap | [`Process`], [`RunToEnd`] |
 //!
 //! ## Reproducibility
@@ -50,6 +51,7 @@ mod run;
 mod sampler;
 mod stats;
 mod table;
+mod tables;
 
 pub use compare::{Agreement, check_against_exact, compare};
 pub use error::SimError;
@@ -62,3 +64,4 @@ pub use run::{
 pub use sampler::AliasSampler;
 pub use stats::{chi_square_p_value, normal_quantile, wilson_interval};
 pub use table::{Cell, OddsTable, exact_probability, probability, simulated_probability};
+pub use tables::{Batch, ExplodingCount, MAX_TABLE, TableRoll};

@@ -10,6 +10,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::error::SimError;
 use crate::histogram::{Estimates, Histogram};
+use crate::tables::{Batch, PerTrial};
 
 /// Trials per chunk unless the caller sets another size. Each chunk has its own RNG stream,
 /// derived from (seed, chunk index), so results do not depend on how chunks are scheduled.
@@ -243,10 +244,42 @@ impl Simulation {
     /// assert!(r.trials() >= 100_000 && r.trials() < 1_000_000);
     /// # Ok::<(), dice_sim::SimError>(())
     /// ```
-    pub fn run_with_progress<M, F>(&self, mechanic: &M, mut progress: F) -> Estimates<M::Outcome>
+    pub fn run_with_progress<M, F>(&self, mechanic: &M, progress: F) -> Estimates<M::Outcome>
     where
         M: Roll + Sync + ?Sized,
         M::Outcome: Send + 'static,
+        F: FnMut(Progress) -> ControlFlow<()>,
+    {
+        self.run_batch_with_progress(&PerTrial(mechanic), progress)
+    }
+
+    /// Runs a [`Batch`] mechanic (a table sampler) to the end or the precision target: each
+    /// chunk is handed to it whole, with the chunk's RNG. Same chunks, seeds, threads and
+    /// reproducibility as [`Simulation::run`].
+    ///
+    /// ```
+    /// use dice_sim::{Simulation, TableRoll};
+    /// let stat = TableRoll::keep_highest(4, 6, 3)?;
+    /// let sim = Simulation::new(8, 200_000)?;
+    /// let a = sim.clone().threads(1)?.run_batch(&stat);
+    /// let b = sim.threads(2)?.run_batch(&stat);
+    /// assert_eq!(a.histogram(), b.histogram());
+    /// assert!(a.estimate(&18).probability < 0.03);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    pub fn run_batch<B: Batch + ?Sized>(&self, batch: &B) -> Estimates<B::Outcome> {
+        self.run_batch_with_progress(batch, |_| ControlFlow::Continue(()))
+    }
+
+    /// As [`Simulation::run_batch`], with progress and cancel as in
+    /// [`Simulation::run_with_progress`].
+    pub fn run_batch_with_progress<B, F>(
+        &self,
+        mechanic: &B,
+        mut progress: F,
+    ) -> Estimates<B::Outcome>
+    where
+        B: Batch + ?Sized,
         F: FnMut(Progress) -> ControlFlow<()>,
     {
         let chunks = self.chunks();
@@ -262,7 +295,7 @@ impl Simulation {
                 64
             };
             let end = (next + size).min(chunks);
-            let h = self.run_chunks(mechanic, next..end);
+            let h = self.run_batch_chunks(mechanic, next..end);
             total.merge(&h);
             next = end;
             round += 1;
@@ -307,6 +340,15 @@ impl Simulation {
         M: Roll + Sync + ?Sized,
         M::Outcome: Send + 'static,
     {
+        self.run_batch_chunks(&PerTrial(mechanic), range)
+    }
+
+    /// As [`Simulation::run_chunks`], for a [`Batch`] mechanic.
+    pub fn run_batch_chunks<B: Batch + ?Sized>(
+        &self,
+        mechanic: &B,
+        range: Range<u64>,
+    ) -> Histogram<B::Outcome> {
         let end = range.end.min(self.chunks());
         let range = range.start.min(end)..end;
         #[cfg(feature = "parallel")]
@@ -329,11 +371,11 @@ impl Simulation {
         self.sequential(mechanic, range)
     }
 
-    fn sequential<M>(&self, mechanic: &M, range: Range<u64>) -> Histogram<M::Outcome>
-    where
-        M: Roll + ?Sized,
-        M::Outcome: 'static,
-    {
+    fn sequential<M: Batch + ?Sized>(
+        &self,
+        mechanic: &M,
+        range: Range<u64>,
+    ) -> Histogram<M::Outcome> {
         let mut h = Histogram::new();
         for i in range {
             self.one_chunk(mechanic, i, &mut h);
@@ -359,8 +401,7 @@ impl Simulation {
         pool: Option<&rayon::ThreadPool>,
     ) -> Histogram<M::Outcome>
     where
-        M: Roll + Sync + ?Sized,
-        M::Outcome: Send + 'static,
+        M: Batch + ?Sized,
     {
         use std::sync::Mutex;
         use std::sync::atomic::{AtomicU64, Ordering};
@@ -398,29 +439,40 @@ impl Simulation {
     }
 
     /// One chunk, with its own RNG, counted into `h`.
-    ///
-    /// Small non-negative integer outcomes (`u32`, `i64`, `i32`, `u8` below [`DENSE`]) are
-    /// counted in a plain array first: the type test is resolved at compile time for each
-    /// mechanic, so this costs one bounds check per trial instead of a hash-table probe.
-    fn one_chunk<M>(&self, mechanic: &M, i: u64, h: &mut Histogram<M::Outcome>)
-    where
-        M: Roll + ?Sized,
-        M::Outcome: 'static,
-    {
+    fn one_chunk<B: Batch + ?Sized>(&self, batch: &B, i: u64, h: &mut Histogram<B::Outcome>) {
         let mut rng = chunk_rng(self.seed, i);
-        let mut dense = [0u64; DENSE];
-        for _ in 0..self.chunk_len(i) {
-            let o = mechanic.roll(&mut rng);
-            match small_index(&o) {
-                Some(k) => dense[k] += 1,
-                None => h.add(o),
-            }
+        batch.roll_batch(&mut rng, self.chunk_len(i), h);
+    }
+}
+
+/// `trials` rolls of `mechanic` counted into `h`.
+///
+/// Small non-negative integer outcomes (`u32`, `i64`, `i32`, `u8` below [`DENSE`]) are
+/// counted in a plain array first: the type test is resolved at compile time for each
+/// mechanic, so this costs one bounds check per trial instead of a hash-table probe.
+#[inline]
+pub(crate) fn count_trials<M, R>(
+    mechanic: &M,
+    rng: &mut R,
+    trials: u64,
+    h: &mut Histogram<M::Outcome>,
+) where
+    M: Roll + ?Sized,
+    M::Outcome: 'static,
+    R: dice_core::Rng + ?Sized,
+{
+    let mut dense = [0u64; DENSE];
+    for _ in 0..trials {
+        let o = mechanic.roll(rng);
+        match small_index(&o) {
+            Some(k) => dense[k] += 1,
+            None => h.add(o),
         }
-        for (k, &count) in dense.iter().enumerate() {
-            if count > 0 {
-                if let Some(o) = from_small_index::<M::Outcome>(k) {
-                    h.add_many(o, count);
-                }
+    }
+    for (k, &count) in dense.iter().enumerate() {
+        if count > 0 {
+            if let Some(o) = from_small_index::<M::Outcome>(k) {
+                h.add_many(o, count);
             }
         }
     }

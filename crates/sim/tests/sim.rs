@@ -429,3 +429,139 @@ fn histograms_are_the_plain_counts_of_the_chunk_streams() {
         );
     }
 }
+
+// ------------------------------------------------------------------ table samplers
+
+/// Chi-square tests made below, for the Bonferroni split of the family's significance.
+const TABLE_CHECKS: f64 = 8.0;
+
+fn fits_batch<B>(what: &str, b: &B, law: &dice_core::Dist<B::Outcome>, seed: u64, trials: u64)
+where
+    B: dice_sim::Batch,
+{
+    let r = Simulation::new(seed, trials)
+        .unwrap()
+        .chunk_size(7_919)
+        .unwrap()
+        .run_batch(b);
+    assert_eq!(r.trials(), trials);
+    let seen = r.histogram().sorted().into_iter().collect();
+    dice_testkit::assert_fits(
+        what,
+        law,
+        &seen,
+        dice_testkit::FAMILY_ALPHA / TABLE_CHECKS,
+        60,
+    );
+}
+
+fn fits_rolls<M: dice_core::Roll>(what: &str, m: &M, law: &dice_core::Dist<M::Outcome>, seed: u64) {
+    let mut rng = dice_testkit::rng(seed);
+    let mut seen = std::collections::BTreeMap::new();
+    for _ in 0..20_000 {
+        *seen.entry(m.roll(&mut rng)).or_insert(0u64) += 1;
+    }
+    dice_testkit::assert_fits(
+        what,
+        law,
+        &seen,
+        dice_testkit::FAMILY_ALPHA / TABLE_CHECKS,
+        60,
+    );
+}
+
+#[test]
+fn table_samplers_draw_the_exact_law_of_the_plain_roll() {
+    use dice_sim::{ExplodingCount, TableRoll};
+    // 4d6kh3: one group, six trials a draw.
+    let stat = TableRoll::keep_highest(4, 6, 3).unwrap();
+    let law = Sum::new(Pool::new(4, Die::D6).unwrap(), Keep::Highest(3), 0)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    fits_batch("4d6kh3 table", &stat, &law, 1, 200_000);
+    fits_rolls("4d6kh3 table, one roll at a time", &stat, &law, 2);
+    // 10d10 <= 5: two groups of 5 dice, groups straddling draws (3 groups a draw).
+    let count = TableRoll::count(10, 10, |f| f <= 5).unwrap();
+    let law = ten_d10().distribution().unwrap().map(|&s| i64::from(s));
+    fits_batch("10d10<=5 table", &count, &law, 3, 100_000);
+    // 7d6 >= 5: seven groups of one die (7 is prime), 24 indices a draw.
+    let seven = TableRoll::count(7, 6, |f| f >= 5).unwrap();
+    let law = SuccessPool::new(Pool::new(7, Die::D6).unwrap(), Comparison::AtLeast(5))
+        .distribution()
+        .unwrap()
+        .map(|&s| i64::from(s));
+    fits_batch("7d6>=5 table", &seven, &law, 4, 50_000);
+    // 10d10 exploding on 10, successes on 8+ (the default cap).
+    let pool = Pool::new(10, Die::D10)
+        .unwrap()
+        .exploding(Explode::new(Comparison::Exactly(10)))
+        .unwrap();
+    let cap = pool.explode().unwrap().cap();
+    let law = SuccessPool::new(pool, Comparison::AtLeast(8))
+        .distribution()
+        .unwrap();
+    let fast = ExplodingCount::new(10, 10, |f| f >= 8, |f| f == 10, cap).unwrap();
+    fits_batch("10d10!10>=8 table", &fast, &law, 5, 100_000);
+    fits_rolls("10d10!10>=8, one roll at a time", &fast, &law, 6);
+    // A small cap that shows: 3d4 exploding on 3+, at most 2 extra dice per die, 4s count.
+    let pool = Pool::new(3, Die::new(4).unwrap())
+        .unwrap()
+        .exploding(Explode::new(Comparison::AtLeast(3)).with_cap(2).unwrap())
+        .unwrap();
+    let law = SuccessPool::new(pool, Comparison::Exactly(4))
+        .distribution()
+        .unwrap();
+    let fast = ExplodingCount::new(3, 4, |f| f == 4, |f| f >= 3, 2).unwrap();
+    fits_batch("3d4!>=3 cap 2, ==4", &fast, &law, 7, 50_000);
+    fits_rolls("3d4!>=3 cap 2, one roll at a time", &fast, &law, 8);
+}
+
+#[test]
+fn table_samplers_are_reproducible_on_any_thread_count_and_shard() {
+    let stat = dice_sim::TableRoll::keep_highest(4, 6, 3).unwrap();
+    let sim = Simulation::new(17, 300_001)
+        .unwrap()
+        .chunk_size(10_000)
+        .unwrap();
+    let one = sim.clone().threads(1).unwrap().run_batch(&stat);
+    let two = sim.clone().threads(2).unwrap().run_batch(&stat);
+    assert_eq!(one.histogram(), two.histogram());
+    let mut merged = Histogram::new();
+    for i in 0..3 {
+        merged.merge(&sim.run_batch_chunks(&stat, dice_sim::shard_range(sim.chunks(), i, 3)));
+    }
+    assert_eq!(&merged, one.histogram());
+    assert_ne!(
+        Simulation::new(18, 300_001)
+            .unwrap()
+            .run_batch(&stat)
+            .histogram(),
+        one.histogram()
+    );
+}
+
+#[test]
+fn table_samplers_refuse_bad_shapes() {
+    use dice_sim::{ExplodingCount, SimError, TableRoll};
+    assert!(matches!(
+        TableRoll::keep_highest(3, 6, 4),
+        Err(SimError::Table { .. })
+    ));
+    assert!(matches!(
+        TableRoll::new(1, 3, 1, 0, |_| 0),
+        Err(SimError::Table { .. })
+    ));
+    assert!(matches!(
+        TableRoll::new(100, 4, 1, 0, |_| 0),
+        Err(SimError::Table { .. })
+    ));
+    assert!(matches!(
+        TableRoll::count(0, 6, |_| true),
+        Err(SimError::Table { .. })
+    ));
+    assert!(matches!(
+        ExplodingCount::new(0, 6, |_| true, |_| false, 1),
+        Err(SimError::Table { .. })
+    ));
+}
