@@ -1,7 +1,7 @@
 //! Runs the `dice` binary and checks its output and exit codes. Every expected probability
 //! is derived here by enumeration or a formula written out in the test.
 
-mod common;
+use crate::common;
 use common::{bad, close, dice, dice_env, ints, json, ok};
 
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `dice robots-and-rapiers`: what the command reports against the rulebook
 //! (`seeds/robots-and-rapiers.txt`) and the crate's API after the audit's fixes.
 
-mod common;
+use crate::common;
 use common::{json, ok};
 
 /// L253: at 0 an attribute "loses the use of that Attribute (Tests rolled against it have a

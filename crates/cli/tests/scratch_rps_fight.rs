@@ -1,7 +1,7 @@
 //! `dice scratch-rps fight SCENE`: the rulebook's combat example (Chokestar and Flipfire
 //! against Breakhelm X-19) shipped as a scene, played, with its exact odds, and estimated.
 
-mod common;
+use crate::common;
 
 use common::rows;
 use common::{bad, json, ok};

@@ -1,7 +1,7 @@
 //! `dice shapers-and-bots fight SCENE`: the rulebook's fight (Dashwood and Slumpy) shipped
 //! as a scene, played, with its exact odds, and estimated.
 
-mod common;
+use crate::common;
 
 use common::rows;
 use common::{bad, json, ok};

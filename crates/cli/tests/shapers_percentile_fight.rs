@@ -1,7 +1,7 @@
 //! `dice shapers-percentile fight`: the duel scene played, its exact odds, the Monte Carlo
 //! estimate against them, and malformed scenes refused.
 
-mod common;
+use crate::common;
 
 use common::rows;
 use common::{bad, json, ok};

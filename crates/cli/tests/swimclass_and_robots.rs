@@ -1,7 +1,7 @@
 //! `dice swimclass` and `dice robots-and-rapiers`: seeded rolls, exact odds checked against
 //! laws derived here by enumerating every roll, the JSON fields, and bad input.
 
-mod common;
+use crate::common;
 use common::{close, ints, json, ok};
 
 use serde_json::Value;

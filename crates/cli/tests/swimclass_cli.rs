@@ -1,7 +1,7 @@
 //! `dice swimclass`: faults found by the audit of the command against the rulebook
 //! (`seeds/swimclass.txt`). Every expected chance is derived here by enumerating every roll.
 
-mod common;
+use crate::common;
 use common::{close, json, ok};
 
 use serde_json::Value;

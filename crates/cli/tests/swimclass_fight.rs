@@ -2,7 +2,7 @@
 //! estimate against them (and the same for a healer's fight whose skills advance), the
 //! exact odds refused where ranks have no ceiling, and a malformed scene refused.
 
-mod common;
+use crate::common;
 
 use common::rows;
 

@@ -20,7 +20,7 @@
 //!
 //! No timing is asserted anywhere.
 
-mod common;
+use crate::common;
 use common::enumerate;
 use dice_testkit::assert_law;
 

@@ -17,7 +17,7 @@
 //! lumped into one "at least" outcome, so that no outcome has an expected count far below
 //! one, where the normal approximation behind the 5 SE bound fails.
 
-mod common;
+use crate::common;
 use common::enumerate;
 
 use std::collections::BTreeMap;

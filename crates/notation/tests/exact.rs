@@ -7,7 +7,7 @@
 //! (rerolls until, untruncated explosions, streaks) are enumerated up to a number of faces
 //! whose left-over mass is at most 10⁻⁹, and that mass widens the tolerance.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! d10 faces, written out here with the crate's pure "faces in, outcome out" forms. No
 //! probability is typed in.
 
-mod common;
+use crate::common;
 
 use common::{as_map, enumerate, same};
 use dice_core::Exact;

@@ -3,7 +3,7 @@
 //! (`seeds/robots-and-rapiers.txt`). Laws are enumerated here, never taken from the code
 //! under test.
 
-mod common;
+use crate::common;
 
 use common::{as_map, enumerate, same};
 use dice_core::Exact;

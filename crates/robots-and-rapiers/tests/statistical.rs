@@ -1,7 +1,7 @@
 //! Seeded rolls against the exact laws: 100,000 rolls each, every outcome within 5 standard
 //! errors. Also checks that the detailed roll paths use the same draws as `Roll::roll`.
 
-mod common;
+use crate::common;
 
 use common::{N, as_map, check, histogram, rng};
 use dice_core::{Exact, Roll};

@@ -4,7 +4,7 @@
 //! memorylessness — after `n` continuing faces a streak starts afresh, so
 //! P(length = k) = P(first n continue)^(k div n) · P(length = k mod n), both factors counted.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

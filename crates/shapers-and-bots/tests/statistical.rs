@@ -3,7 +3,7 @@
 //! streaks are lumped into "at least k" so no outcome is expected far below once. The detailed
 //! roll paths use the same draws as `Roll::roll`, which is checked too.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

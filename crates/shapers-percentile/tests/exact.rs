@@ -7,7 +7,7 @@
 //! of 30; the hit-location chart's ranges) and enumerates every face of every die, counting
 //! with integer weights.
 
-mod common;
+use crate::common;
 use common::{assert_law, check_rolls, enumerate, rng};
 
 use std::collections::BTreeMap;

@@ -16,7 +16,7 @@
 //! lines (TN = 50 + X, roll under, margin = TN − roll; +1 per 10 points, L71; the
 //! counter-attack at a loss of 30, L28) and enumerates all 10,000 pairs of faces.
 
-mod common;
+use crate::common;
 use common::{assert_law, enumerate};
 
 use dice_core::Exact;

@@ -6,7 +6,7 @@
 //! after a change to a crate (or to fill a new page's empty marker blocks):
 //!
 //! ```text
-//! DICEPOOL_BLESS=1 cargo test -p dice-benches --test docs_tables
+//! DICEPOOL_BLESS=1 cargo test -p dice-cli --test suite docs_tables::
 //! ```
 //!
 //! Adding a page for a new game: write one `fn <game>_<name>() -> String` per table (build
@@ -32,7 +32,7 @@ type Table = fn() -> String;
 const BLESS: &str = "DICEPOOL_BLESS";
 
 fn docs_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/"))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/"))
 }
 
 fn open_marker(name: &str) -> String {
@@ -137,7 +137,7 @@ fn check_page(file: &str, tables: &[(&str, Table)]) {
     panic!(
         "docs/{file}: the odds table(s) {stale:?} differ from what the code computes \
          (the regenerated tables are printed above). If the change is intended, refresh the \
-         page with\n    DICEPOOL_BLESS=1 cargo test -p dice-benches --test docs_tables\n\
+         page with\n    DICEPOOL_BLESS=1 cargo test -p dice-cli --test suite docs_tables::\n\
          and review the diff."
     );
 }

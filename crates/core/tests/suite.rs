@@ -1,0 +1,13 @@
+//! dice-core's integration tests, in one test binary: one link and one compilation of
+//! the crate's generic code for all of them, where one binary per file cost minutes of a
+//! fresh clone's `cargo test`. Each file below is a module; run one with
+//! `cargo test -p dice-core --test suite <file>::`.
+
+mod common;
+mod encounter;
+mod exact;
+mod faults;
+mod primitives;
+mod properties;
+mod rolled_vs_exact;
+mod statistical;

@@ -1,0 +1,15 @@
+//! dice-notation's integration tests, in one test binary: one link and one compilation of
+//! the crate's generic code for all of them, where one binary per file cost minutes of a
+//! fresh clone's `cargo test`. Each file below is a module; run one with
+//! `cargo test -p dice-notation --test suite <file>::`.
+
+mod common;
+mod api;
+mod dialects;
+mod exact;
+mod faults;
+mod order;
+mod parse;
+mod rolled_vs_exact;
+mod round_trip;
+mod statistical;

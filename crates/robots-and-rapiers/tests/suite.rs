@@ -1,0 +1,16 @@
+//! dice-robots-and-rapiers's integration tests, in one test binary: one link and one compilation of
+//! the crate's generic code for all of them, where one binary per file cost minutes of a
+//! fresh clone's `cargo test`. Each file below is a module; run one with
+//! `cargo test -p dice-robots-and-rapiers --test suite <file>::`.
+
+mod common;
+mod audit;
+mod creation;
+mod encounter;
+mod exact;
+mod finished;
+mod properties;
+#[path = "serde.rs"]
+mod serde_tests;
+mod statistical;
+mod worked_examples;

@@ -1,0 +1,8 @@
+//! dice-sim's integration tests, in one test binary: one link and one compilation of
+//! the crate's generic code for all of them, where one binary per file cost minutes of a
+//! fresh clone's `cargo test`. Each file below is a module; run one with
+//! `cargo test -p dice-sim --test suite <file>::`.
+
+mod games;
+mod memory;
+mod sim;

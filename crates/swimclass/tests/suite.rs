@@ -1,0 +1,15 @@
+//! dice-swimclass's integration tests, in one test binary: one link and one compilation of
+//! the crate's generic code for all of them, where one binary per file cost minutes of a
+//! fresh clone's `cargo test`. Each file below is a module; run one with
+//! `cargo test -p dice-swimclass --test suite <file>::`.
+
+mod api;
+mod audit;
+mod defense_rolls;
+mod encounter;
+mod exact;
+mod properties;
+#[path = "serde.rs"]
+mod serde_tests;
+mod statistical;
+mod worked_examples;
