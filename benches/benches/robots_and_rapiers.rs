@@ -1,7 +1,8 @@
 //! Criterion benches of dice-robots-and-rapiers: an 8d10 Test (unopposed, and opposed by
 //! another 8d10 pool), its detailed roll, a Saving Throw, a Durability Save, Base Action
-//! Points, and the exact laws of the opposed Test, the save and the shipped duel (Juliard vs
-//! Del Trevaine) to its end.
+//! Points, the shipped duel (Juliard vs Del Trevaine) played to its end under the whole
+//! combat chapter (`DuelRules::FULL`, whose exact law is refused), and the exact laws of the
+//! opposed Test, the save and the shipped duel to its end.
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and
@@ -12,9 +13,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use dice_core::{EncounterLimits, Exact, Roll, end_law};
+use dice_core::{EncounterLimits, Exact, PlayOut, Roll, end_law};
 use dice_robots_and_rapiers::{
-    BaseActionPoints, DamageKind, Duel, DurabilitySave, MeleeWeapon, Opposition, Rules,
+    BaseActionPoints, DamageKind, Duel, DuelRules, DurabilitySave, MeleeWeapon, Opposition, Rules,
     SavingThrow, Scene, SceneRobot, Test,
 };
 use rand::SeedableRng;
@@ -59,6 +60,7 @@ fn juliard_vs_del_trevaine() -> Duel {
     let scene = Scene {
         title: None,
         robots: vec![j, d],
+        duel: DuelRules::default(),
     };
     Duel::from_scene(&scene, Rules::default()).expect("valid")
 }
@@ -97,6 +99,18 @@ fn rolls(c: &mut Criterion) {
     g.bench_function("base_action_points_7d10", |b| {
         let mut r = rng();
         b.iter(|| black_box(&ap).roll(&mut r))
+    });
+    // One whole duel under every rule of the combat chapter: what --monte-carlo repeats (its
+    // throughput is one duel, not d10s: a duel rolls as many as its turns take).
+    let full = PlayOut::new(
+        juliard_vs_del_trevaine().with_duel_rules(DuelRules::FULL),
+        1_000,
+    )
+    .expect("valid");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("duel_full_rules_played", |b| {
+        let mut r = rng();
+        b.iter(|| black_box(&full).roll(&mut r))
     });
     g.finish();
 }

@@ -1,7 +1,8 @@
 //! `dice robots-and-rapiers fight`: the rulebook's duel (Juliard vs Del Trevaine) played, its
-//! exact odds, the Monte Carlo estimate against them, and malformed scenes refused.
+//! exact odds, the Monte Carlo estimate against them, the same duel under the whole combat
+//! chapter (exact odds refused, estimated), and malformed scenes refused.
 
-mod common;
+use crate::common;
 
 use common::rows;
 
@@ -74,6 +75,52 @@ fn monte_carlo_agrees_with_the_exact_odds() {
     }
 }
 
+const FULL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../robots-and-rapiers/scenes/juliard-vs-del-trevaine-full.toml"
+);
+
+#[test]
+fn the_whole_combat_chapter_is_refused_exactly_and_estimated() {
+    // Too many states for the exact law: refused at once, with the hint.
+    let err = bad(&["robots-and-rapiers", "fight", FULL, "--odds"]);
+    assert!(err.contains("states of this duel"), "{err}");
+    assert!(err.contains("--monte-carlo"), "{err}");
+    // Played and estimated.
+    let text = ok(&["robots-and-rapiers", "fight", FULL, "--seed", "2"]);
+    assert!(text.contains(" wins after "), "{text}");
+    let mc = rows(&json(&[
+        "robots-and-rapiers",
+        "fight",
+        FULL,
+        "--monte-carlo",
+        "--trials",
+        "2000",
+        "--seed",
+        "5",
+    ]));
+    assert_eq!(mc.len(), 2);
+    let total: f64 = mc.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    // The same scene without the [duel] table is the exact duel.
+    let dir = std::env::temp_dir().join(format!("rnr-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let text = std::fs::read_to_string(FULL).expect("the scene");
+    let start = text.find("[duel]").expect("a [duel] table");
+    let end = text.find("[[robot]]").expect("robots");
+    let plain = dir.join("plain.toml");
+    std::fs::write(&plain, format!("{}{}", &text[..start], &text[end..])).expect("written");
+    let exact = rows(&json(&[
+        "robots-and-rapiers",
+        "fight",
+        plain.to_str().expect("UTF-8"),
+        "--odds",
+    ]));
+    let shipped = rows(&json(&["robots-and-rapiers", "fight", SCENE, "--odds"]));
+    assert_eq!(exact, shipped);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_malformed_scene_is_refused() {
     let dir = std::env::temp_dir().join(format!("rnr-fight-{}", std::process::id()));
@@ -84,6 +131,11 @@ fn a_malformed_scene_is_refused() {
     std::fs::write(&typo, scene.replace("inspiration = 3", "luck = 3")).expect("written");
     let err = bad(&["robots-and-rapiers", "fight", typo.to_str().expect("UTF-8")]);
     assert!(err.contains("luck"), "{err}");
+    // An unknown rule in the [duel] table.
+    let rule = dir.join("rule.toml");
+    std::fs::write(&rule, format!("{scene}\n[duel]\ninspiration = true\n")).expect("written");
+    let err = bad(&["robots-and-rapiers", "fight", rule.to_str().expect("UTF-8")]);
+    assert!(err.contains("unknown field `inspiration`"), "{err}");
     // A weapon the Melee Weapon Table does not have.
     let vorpal = dir.join("vorpal.toml");
     std::fs::write(&vorpal, scene.replacen("sonic_rapier", "vorpal_blade", 1)).expect("written");

@@ -263,6 +263,26 @@ impl MeleeWeapon {
             _ => DamageKind::Malfunctions { per_failed_die: 2 },
         }
     }
+    /// How its blows land, for knockdown (L555–556, L1886–1887). The table does not say
+    /// (A24); this reads the weapon descriptions (L2376–2388): the sonic rapier's point
+    /// will "drill through" the casing and the pikes end in "a wide spear tip" (thrusts);
+    /// fists and clubs rely "on physical impact", the vibro blades saw with a serrated edge
+    /// and the mono swords "rely on the physical impact of the swing" (bashing, cutting or
+    /// swinging; the Mono Sword may also thrust — a scene says so with `attack = "thrust"`).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{AttackType, MeleeWeapon};
+    /// assert_eq!(MeleeWeapon::SonicRapier.attack_type(), AttackType::Thrust);
+    /// assert_eq!(MeleeWeapon::VibroCutlass.attack_type(), AttackType::Bash);
+    /// ```
+    pub const fn attack_type(self) -> AttackType {
+        match self {
+            MeleeWeapon::SonicRapier | MeleeWeapon::EnergyPike | MeleeWeapon::BoardingPike => {
+                AttackType::Thrust
+            }
+            _ => AttackType::Bash,
+        }
+    }
     /// The rulebook's name.
     ///
     /// ```

@@ -211,6 +211,24 @@ impl DurabilitySave {
     pub fn kind(&self) -> DamageKind {
         self.kind
     }
+    /// The same save with Exertion: +1 TN for 1 Power, once, and nothing at a TN of 0 or
+    /// less (L1465–1467, L253; [`SavingThrow::exerted`]).
+    ///
+    /// # Errors
+    /// As [`SavingThrow::exerted`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{DamageKind, DurabilitySave, Rules};
+    /// let s = DurabilitySave::new(4, DamageKind::default(), &Rules::default())?.exerted()?;
+    /// assert_eq!((s.save().tn(), s.save().is_exerted()), (5, true));
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn exerted(self) -> Result<Self, Error> {
+        Ok(DurabilitySave {
+            save: self.save.exerted()?,
+            ..self
+        })
+    }
 
     /// The damage a save outcome does.
     ///

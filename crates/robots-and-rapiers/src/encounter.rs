@@ -10,55 +10,83 @@
 //!   [`Roll`] with its exact law ([`Exact`]), P(shutdown) and the expected malfunctions.
 //! - [`Duel`]: the [`Encounter`]. One round is one turn: the robot at the top of the Turn
 //!   Order attacks, the other may spend an Action Point to parry, the damage is taken, and
-//!   after the turn either may Pay for Turn (L2131–2143). Its state is [`DuelState`].
+//!   after the turn either may Pay for Turn (L2131–2143). Its state is [`DuelState`], each
+//!   robot's part a [`Standing`].
+//! - [`DuelRules`]: how much of the rulebook the duel plays — by default Durability,
+//!   Action Points and knockdown (exact in well under a second), or, field by field up to
+//!   [`DuelRules::FULL`], every malfunction, the Shut Down Override and Exertion too.
 //! - [`DuelPolicy`] / [`Rulebook`]: the choices a robot makes (parry or not, Pay for Turn or
-//!   not), and the default that plays as the rulebook advises.
+//!   not, exert or not, override a shutdown or not), and the default that plays as the
+//!   rulebook advises.
 //! - [`Scene`]: the duel described in the game's terms (serde, `deny_unknown_fields`).
 //!
 //! ## What the duel abstracts
 //!
-//! The state holds what changes from turn to turn and decides what happens next: each
-//! robot's current Durability (the TN of its next Durability Save), its Action Points,
-//! whether it is shut down, and whose turn it is. Malfunctions are rolled on the
-//! Malfunction Table and applied by [`Chassis::suffer`]; the duel keeps the **Durability**
-//! points they take (malfunction 2, L1850) and EMP Durability losses (L2270). Malfunctions
-//! to the other Attributes (Articulation, Locomotion, Processor, Force, Memory), the
-//! sub-systems, Power and the slots are counted by [`Attack`] but do **not** change the
-//! duel, and the follow-up malfunctions of a capacitor hit or a damaged slot (L1862, L1858)
-//! are not rolled: tracking four attributes per robot makes the exact law of a duel run to
-//! millions of states, and those follow-ups depend on Power and slots the duel does not
-//! track. Knockdown (L1886–1890) is not rolled (a knocked-down robot has no rule of its own
-//! in the duel), nor are Inspiration, Exertion, off-hand weapons or the Shut Down Override.
-//! The exact law and the played duel ([`Encounter::play_round`]) follow the same rules, so
-//! they agree.
+//! By default ([`DuelRules::DEFAULT`]) the state holds each robot's current Durability (the
+//! TN of its next Durability Save), its Action Points, its Locomotion (which knockdowns
+//! lower, L1884–1888), whether it is shut down, and whose turn it is. Malfunctions are
+//! rolled on the Malfunction Table and applied by [`Chassis::suffer`], but only the
+//! **Durability** points they take (malfunction 2, L1850) and EMP Durability losses (L2270)
+//! change the duel; the Shut Down Override and Exertion are left out. That keeps the exact
+//! law of the shipped duel to a few thousand states.
+//!
+//! [`DuelRules::FULL`] plays the rest of the rulebook's combat: every malfunction result
+//! that bears on a duel lowers what it reads (Articulation the attack's TN, Locomotion the
+//! parry's, Processor the Action Point maximum, Tactile Sensors the dice, a Memory result's
+//! save the Fencing or Core Physical levels, Power and the capacitor, slots), with the
+//! follow-up malfunctions; the Shut Down Override and its penalty; Exertion. Each robot then
+//! carries a dozen numbers that change, and the exact law of a full-size duel is refused
+//! before the work ([`Duel::state_bound`]): estimate it by playing many duels
+//! ([`dice_core::PlayOut`]). Force is never read: the Basic Melee Attack does not roll it
+//! (it feeds damage only through a separate Fencing vs. Force roll, L2256). Inspiration,
+//! off-hand weapons, Reach and Cosmetic Damage are not in the duel (see
+//! docs/robots-and-rapiers.md, "What the duel abstracts"). The exact law and the played duel
+//! ([`Encounter::play_round`]) follow the same rules, so they agree.
 //!
 //! ```
 //! use dice_core::{EncounterLimits, end_law};
-//! use dice_robots_and_rapiers::{Duel, Fighter, MeleeWeapon, Rules, Scene, SceneRobot};
+//! use dice_robots_and_rapiers::{Duel, DuelRules, Fighter, MeleeWeapon, Rules, Scene, SceneRobot};
 //!
 //! let robot = |name: &str| SceneRobot::new(name, 3, 5, [5, 3, 6, 5, 5, 4], MeleeWeapon::SonicRapier);
-//! let scene = Scene { title: None, robots: vec![robot("Ann"), robot("Bea")] };
+//! let scene = Scene { title: None, robots: vec![robot("Ann"), robot("Bea")], duel: DuelRules::default() };
 //! let duel = Duel::from_scene(&scene, Rules::default())?;
 //! let law = end_law(&duel, EncounterLimits::default())?;
 //! assert!((law.ends.total() - 1.0).abs() < 1e-9);
+//! // The whole rulebook: too many states for the exact law, refused at once.
+//! let full = duel.with_duel_rules(DuelRules::FULL);
+//! assert!(end_law(&full, EncounterLimits::default()).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod attack;
+mod scene;
+mod standing;
+
+pub use attack::{Attack, AttackOutcome};
+pub use scene::{Scene, SceneRobot};
+pub use standing::{DuelRules, ProgramPick, Standing};
+
 use std::fmt;
 
-use dice_core::{Dist, Encounter, Exact, Policy, Roll};
+use dice_core::{Dist, Encounter, EncounterLimits, Exact, Policy, Roll};
 use rand::Rng;
 
-use crate::combat::{Armor, DamageProcedure, MeleeWeapon};
+use crate::combat::{Armor, AttackType, MeleeWeapon};
 use crate::conflict::{
     BaseActionPoints, Conflict, ConflictKind, Lighting, Participant, Ranking, Senses, TurnOrder,
     TurnOutcome, combat_ap_tn,
 };
-use crate::damage::{Chassis, DamageKind, DamageOutcome, DurabilitySave, MalfunctionTable};
+use crate::damage::{
+    Chassis, DamageOutcome, DurabilitySave, Malfunction, MalfunctionTable, OverrideOutcome,
+    ShutdownOverride,
+};
 use crate::error::Error;
 use crate::ledger::Ledger;
 use crate::rules::Rules;
-use crate::test::{Dice, MAX_POOL, Opposition, Test};
+use crate::save::{SaveOutcome, SavingThrow};
+use crate::test::{Dice, MAX_POOL, Opposition};
+
+use standing::{Memory, malfunction_law, roll_malfunctions};
 
 /// A robot in play: everything of it a duel reads, in one owner.
 ///
@@ -89,12 +117,18 @@ pub struct Fighter {
     pub weapon: MeleeWeapon,
     /// Armour worn: raises the Durability TN (L2260, L2442).
     pub armor: Option<Armor>,
+    /// How its blows land, for knockdown (L1886–1887): by default its weapon's
+    /// ([`MeleeWeapon::attack_type`]).
+    pub attack: AttackType,
+    /// How many programs it has, Core Programs included: a Memory malfunction's random pick
+    /// draws from them (L1924). 12 unless set: 9 Role Programs (L459) and 3 Cores.
+    pub programs: u32,
 }
 
 impl Fighter {
     /// A robot with the given Fencing dice, Primary Attributes (Force, Durability,
     /// Articulation, Locomotion, Processor, Memory) and weapon; Senses 3/3, Power 5, Size 6,
-    /// no Self Awareness, Inspiration or armour (change the fields after).
+    /// 12 programs, no Self Awareness, Inspiration or armour (change the fields after).
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for an attribute outside 1–10 or no Fencing dice.
@@ -120,6 +154,8 @@ impl Fighter {
             size: 6,
             weapon,
             armor: None,
+            attack: weapon.attack_type(),
+            programs: 12,
         };
         f.check()?;
         Ok(f)
@@ -189,12 +225,16 @@ impl Fighter {
             size: u32::from(u8::from(robot.design.size)),
             weapon,
             armor: None,
+            attack: weapon.attack_type(),
+            programs: u32::try_from(robot.design.programs.len())
+                .unwrap_or(u32::MAX)
+                .saturating_add(3),
         };
         f.check()?;
         Ok(f)
     }
 
-    fn check(&self) -> Result<(), Error> {
+    pub(crate) fn check(&self) -> Result<(), Error> {
         let dice = i64::from(self.fencing_dice());
         if !(1..=i64::from(MAX_POOL)).contains(&dice) {
             return Err(Error::OutOfRange {
@@ -254,10 +294,23 @@ impl Fighter {
     pub fn durability(&self) -> i32 {
         self.chassis.attributes[1]
     }
-    fn articulation(&self) -> i32 {
+    /// The dice of its attack or parry: Fencing + Core Physical less what low Tactile
+    /// Sensors take (L694–699; Fencing is neither Fine Motor nor Balance Sensitive).
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Fighter, MeleeWeapon};
+    /// let mut f = Fighter::new("D", Dice::Program { program: 4, core: 4 }, [4, 5, 5, 6, 6, 5], MeleeWeapon::SonicRapier)?;
+    /// f.chassis.subsystems[2] = 1;
+    /// assert_eq!(f.pool(), 7);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn pool(&self) -> u32 {
+        Standing::new(self).pool()
+    }
+    pub(crate) fn articulation(&self) -> i32 {
         self.chassis.attributes[2]
     }
-    fn locomotion(&self) -> i32 {
+    pub(crate) fn locomotion(&self) -> i32 {
         self.chassis.attributes[3]
     }
     fn processor(&self) -> i32 {
@@ -328,383 +381,9 @@ impl fmt::Display for Fighter {
     }
 }
 
-/// What one Basic Melee Attack did: the attacker's successes, what the parry had left after
-/// its own Difficulty (`None` unparried), and the Durability Save's damage on a hit.
-///
-/// ```
-/// use dice_robots_and_rapiers::AttackOutcome;
-/// let o = AttackOutcome { successes: 3, parry_left: Some(4), difficulty: 0, damage: None };
-/// assert_eq!((o.net(), o.parry_spare()), (-1, 1));
-/// assert_eq!(o.to_string(), "3 successes vs parry 4: parried");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct AttackOutcome {
-    /// The attacker's successes.
-    pub successes: u32,
-    /// The parry's successes left after its weapon's Difficulty; `None` when unparried.
-    pub parry_left: Option<u32>,
-    /// The attacker's weapon Difficulty.
-    pub difficulty: u32,
-    /// The Durability Save's damage, on a hit.
-    pub damage: Option<DamageOutcome>,
-}
-
-impl AttackOutcome {
-    /// Net successes: the attacker's less the parry's and the Difficulty (L203–206).
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// assert_eq!(AttackOutcome { successes: 5, parry_left: None, difficulty: 1, damage: None }.net(), 4);
-    /// ```
-    pub fn net(&self) -> i64 {
-        i64::from(self.successes)
-            - i64::from(self.parry_left.unwrap_or(0))
-            - i64::from(self.difficulty)
-    }
-    /// Whether it hit (net 1 or more, L1420).
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// assert!(!AttackOutcome { successes: 1, parry_left: Some(1), difficulty: 0, damage: None }.hit());
-    /// ```
-    pub fn hit(&self) -> bool {
-        self.net() >= 1
-    }
-    /// The parry's successes beyond the attacker's: what the defender spends (an
-    /// Action Point back per success, L2234). The attacker's Difficulty cancels the
-    /// attacker's successes but gives the defender nothing (decision).
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// assert_eq!(AttackOutcome { successes: 1, parry_left: Some(4), difficulty: 0, damage: None }.parry_spare(), 3);
-    /// ```
-    pub fn parry_spare(&self) -> u32 {
-        self.parry_left.unwrap_or(0).saturating_sub(self.successes)
-    }
-    /// Who gets the first right to Pay for Turn (L2133–2137): the attacker when it won, the
-    /// defender when its parry outdid the attack, else no one (ruling A42).
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{AttackOutcome, TurnOutcome};
-    /// let o = AttackOutcome { successes: 2, parry_left: Some(4), difficulty: 0, damage: None };
-    /// assert_eq!(o.turn_outcome(1), TurnOutcome::DefenderWon(1));
-    /// ```
-    pub fn turn_outcome(&self, defender: usize) -> TurnOutcome {
-        if self.hit() {
-            TurnOutcome::ActorWon
-        } else if self.parry_spare() > 0 {
-            TurnOutcome::DefenderWon(defender)
-        } else {
-            TurnOutcome::NoRight
-        }
-    }
-    /// The same outcome as far as a duel's turn goes (the net, the parry's spare
-    /// successes, who won, the damage), with the successes moved so that equal turns compare
-    /// equal.
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// let a = AttackOutcome { successes: 5, parry_left: Some(3), difficulty: 0, damage: None };
-    /// let b = AttackOutcome { successes: 4, parry_left: Some(2), difficulty: 0, damage: None };
-    /// assert_eq!(a.canonical(), b.canonical());
-    /// ```
-    pub fn canonical(&self) -> AttackOutcome {
-        let (successes, parry_left) = if self.hit() {
-            (
-                (self.net() + i64::from(self.difficulty)) as u32,
-                self.parry_left.map(|_| 0),
-            )
-        } else {
-            (0, self.parry_left.map(|_| self.parry_spare()))
-        };
-        AttackOutcome {
-            successes,
-            parry_left,
-            difficulty: self.difficulty,
-            damage: self.damage,
-        }
-    }
-
-    /// Whether the target is shut down.
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// assert!(!AttackOutcome { successes: 0, parry_left: None, difficulty: 0, damage: None }.shutdown());
-    /// ```
-    pub fn shutdown(&self) -> bool {
-        self.damage.is_some_and(|d| d.shutdown)
-    }
-    /// Malfunction rolls owed.
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::AttackOutcome;
-    /// assert_eq!(AttackOutcome { successes: 0, parry_left: None, difficulty: 0, damage: None }.malfunctions(), 0);
-    /// ```
-    pub fn malfunctions(&self) -> u32 {
-        self.damage.map_or(0, |d| d.malfunctions)
-    }
-}
-
-impl fmt::Display for AttackOutcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} successes", self.successes)?;
-        if let Some(p) = self.parry_left {
-            write!(f, " vs parry {p}")?;
-        }
-        match (self.hit(), self.damage) {
-            (true, Some(d)) => write!(f, ": hit, {d}"),
-            (true, None) => f.write_str(": hit"),
-            (false, _) if self.parry_spare() > 0 => f.write_str(": parried"),
-            (false, _) => f.write_str(": no hit"),
-        }
-    }
-}
-
-/// One Basic Melee Attack (Fencing vs. Articulation, L345), parried or not (Fencing vs.
-/// Locomotion, L346; each weapon's Difficulty on its own roll, L2366): the first net
-/// success hits, the rest lower the Durability Save's TN (L1420, L2252), with the weapon's
-/// Damage and the target's armour (L2258–2260); the save's failed dice give malfunctions
-/// (or EMP Durability loss), Total Failure shuts the robot down (L1840, L2262).
-///
-/// ```
-/// use dice_core::Exact;
-/// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-/// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-/// let d = Fighter::new("D", Dice::Program { program: 4, core: 4 }, [4, 5, 5, 6, 6, 5], MeleeWeapon::SonicRapier)?;
-/// let a = Attack::between(&j, &d, d.durability(), true, Rules::default())?;
-/// let law = a.distribution()?;
-/// assert!((law.total() - 1.0).abs() < 1e-12);
-/// assert!(a.shutdown_chance()? > 0.0 && a.expected_malfunctions()? > 0.0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attack {
-    /// The attacker's dice.
-    pub dice: u32,
-    /// The attacker's Articulation.
-    pub articulation: i32,
-    /// The attacker's weapon.
-    pub weapon: MeleeWeapon,
-    /// The parry, if any: the defender's dice, Locomotion and weapon Difficulty.
-    pub parry: Option<Opposition>,
-    /// The target's current Durability.
-    pub durability: i32,
-    /// The target's armour bonus.
-    pub armor_bonus: i32,
-    /// The rulings.
-    pub rules: Rules,
-}
-
-impl Attack {
-    /// `attacker`'s attack on `defender`, whose Durability is now `durability`, parried or
-    /// not.
-    ///
-    /// # Errors
-    /// As [`Test::new`] and [`Opposition::new`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-    /// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-    /// assert!(Attack::between(&j, &j, 6, false, Rules::default())?.parry.is_none());
-    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
-    /// ```
-    pub fn between(
-        attacker: &Fighter,
-        defender: &Fighter,
-        durability: i32,
-        parried: bool,
-        rules: Rules,
-    ) -> Result<Attack, Error> {
-        let parry = if parried {
-            Some(
-                Opposition::new(defender.fencing_dice(), defender.locomotion())?
-                    .with_difficulty(defender.weapon.difficulty())?,
-            )
-        } else {
-            None
-        };
-        let a = Attack {
-            dice: attacker.fencing_dice(),
-            articulation: attacker.articulation(),
-            weapon: attacker.weapon,
-            parry,
-            durability,
-            armor_bonus: defender.armor.map_or(0, Armor::bonus),
-            rules,
-        };
-        a.test()?;
-        Ok(a)
-    }
-
-    /// The attack as a Test (with its parry).
-    ///
-    /// # Errors
-    /// As [`Test::new`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-    /// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-    /// assert_eq!(Attack::between(&j, &j, 6, true, Rules::default())?.test()?.dice(), 8);
-    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
-    /// ```
-    pub fn test(&self) -> Result<Test, Error> {
-        let t =
-            Test::new(self.dice, self.articulation)?.with_difficulty(self.weapon.difficulty())?;
-        Ok(match &self.parry {
-            Some(p) => t.opposed_by(*p),
-            None => t,
-        })
-    }
-
-    /// The Durability Save a hit with `extra` successes calls for (L2248–2262).
-    ///
-    /// # Errors
-    /// As [`DamageProcedure::durability_save`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-    /// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-    /// // Durability 6, 2 extra successes, a Sonic Rapier (Damage 0): TN 4.
-    /// assert_eq!(Attack::between(&j, &j, 6, false, Rules::default())?.save(2)?.save().tn(), 4);
-    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
-    /// ```
-    pub fn save(&self, extra: u32) -> Result<DurabilitySave, Error> {
-        let kind = self.weapon.damage_kind();
-        let blow = DamageProcedure {
-            weapon_damage: self.weapon.damage(),
-            armor_bonus: self.armor_bonus,
-            emp: matches!(kind, DamageKind::Emp { .. }),
-            ..DamageProcedure::new(self.durability, extra)
-        };
-        blow.durability_save(kind, &self.rules)
-    }
-
-    /// P(the target is shut down).
-    ///
-    /// # Errors
-    /// As [`Exact::distribution`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-    /// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-    /// assert!(Attack::between(&j, &j, 6, false, Rules::default())?.shutdown_chance()? < 1.0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn shutdown_chance(&self) -> Result<f64, dice_core::Error> {
-        Ok(self.distribution()?.probability_where(|o| o.shutdown()))
-    }
-
-    /// The expected number of malfunction rolls owed.
-    ///
-    /// # Errors
-    /// As [`Exact::distribution`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{Attack, Dice, Fighter, MeleeWeapon, Rules};
-    /// let j = Fighter::new("J", Dice::Program { program: 3, core: 5 }, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier)?;
-    /// assert!(Attack::between(&j, &j, 6, false, Rules::default())?.expected_malfunctions()? > 0.0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn expected_malfunctions(&self) -> Result<f64, dice_core::Error> {
-        Ok(self
-            .distribution()?
-            .iter()
-            .map(|(o, p)| p * f64::from(o.malfunctions()))
-            .sum())
-    }
-
-    fn outcome_law(
-        &self,
-        successes: u32,
-        parry_left: Option<u32>,
-    ) -> Result<Dist<AttackOutcome>, dice_core::Error> {
-        let mut o = AttackOutcome {
-            successes,
-            parry_left,
-            difficulty: self.weapon.difficulty(),
-            damage: None,
-        };
-        if !o.hit() {
-            return Ok(Dist::certain(o));
-        }
-        let extra = (o.net() - 1) as u32;
-        let save = self.save(extra).map_err(core_error)?;
-        Ok(save.distribution()?.map(|d| {
-            o.damage = Some(*d);
-            o
-        }))
-    }
-}
-
-impl Roll for Attack {
-    type Outcome = AttackOutcome;
-    /// Rolls the Test (and parry) with [`Test::roll_test`], then on a hit the Durability
-    /// Save with [`DurabilitySave::roll_save`].
-    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> AttackOutcome {
-        let Ok(test) = self.test() else {
-            return AttackOutcome {
-                successes: 0,
-                parry_left: None,
-                difficulty: 0,
-                damage: None,
-            };
-        };
-        let roll = test.roll_test(rng);
-        let mut o = AttackOutcome {
-            successes: roll.successes,
-            parry_left: roll.opposing.as_ref().map(|p| p.left()),
-            difficulty: self.weapon.difficulty(),
-            damage: None,
-        };
-        if o.hit() {
-            // Let chains need Rust 1.88; the crate's MSRV is 1.85.
-            if let Ok(save) = self.save((o.net() - 1) as u32) {
-                o.damage = Some(save.roll_save(rng).damage);
-            }
-        }
-        o
-    }
-}
-
-impl Exact for Attack {
-    /// The attacker's successes and the parry's (after its Difficulty), independent
-    /// binomials joined; on a hit, the Durability Save's law at the TN the extra successes
-    /// give.
-    fn distribution(&self) -> Result<Dist<AttackOutcome>, dice_core::Error> {
-        let mine = Test::new(self.dice, self.articulation)
-            .map_err(core_error)?
-            .distribution()?
-            .map(|&s| s.max(0) as u32);
-        let theirs: Dist<Option<u32>> = match &self.parry {
-            Some(p) => p
-                .successes_distribution()
-                .map_err(core_error)?
-                .map(|&s| Some(p.successes_left(s))),
-            None => Dist::certain(None),
-        };
-        mine.joint(&theirs)
-            .and_then(|&(s, left)| self.outcome_law(s, left))
-    }
-}
-
-impl fmt::Display for Attack {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}d10 Fencing vs Articulation {} with a {}",
-            self.dice, self.articulation, self.weapon
-        )?;
-        if let Some(p) = &self.parry {
-            write!(f, ", parried by {p}")?;
-        }
-        write!(f, ", against Durability {}", self.durability)
-    }
-}
-
 /// The Durability one malfunction costs `fighter`, as [`Chassis::suffer`] applies it to its
-/// chassis (follow-up malfunctions are not rolled: see the module documentation).
-fn durability_cost(fighter: &Fighter, m: crate::damage::Malfunction) -> u8 {
+/// chassis (the abstracted duel: follow-up malfunctions are not rolled).
+fn durability_cost(fighter: &Fighter, m: Malfunction) -> u8 {
     let mut c = fighter.chassis.clone();
     c.slots.clear();
     let before = c.attributes[1];
@@ -723,35 +402,8 @@ fn core_error(e: Error) -> dice_core::Error {
     }
 }
 
-/// One robot's standing in a duel: what changes from turn to turn.
-///
-/// ```
-/// use dice_robots_and_rapiers::Standing;
-/// let s = Standing { durability: 6, action_points: 3, shut_down: false };
-/// assert_eq!(s.to_string(), "Durability 6, 3 AP");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Standing {
-    /// Current Durability, at least 0 (at 0 every Durability Save is a Total Failure, L2262).
-    pub durability: u8,
-    /// Action Points left.
-    pub action_points: u8,
-    /// Shut down (L1840).
-    pub shut_down: bool,
-}
-
-impl fmt::Display for Standing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.shut_down {
-            return f.write_str("shut down");
-        }
-        write!(
-            f,
-            "Durability {}, {} AP",
-            self.durability, self.action_points
-        )
-    }
+fn byte(v: u32) -> u8 {
+    v.min(255) as u8
 }
 
 /// The state of a duel: whether the Turn Order and Base Action Points are rolled yet, whose
@@ -760,7 +412,9 @@ impl fmt::Display for Standing {
 ///
 /// ```
 /// use dice_robots_and_rapiers::{DuelState, Standing};
-/// let s = DuelState { engaged: true, top: 1, robots: [Standing { durability: 6, action_points: 2, shut_down: false }; 2] };
+/// let mut robot = Standing::down();
+/// (robot.shut_down, robot.durability, robot.action_points) = (false, 6, 2);
+/// let s = DuelState { engaged: true, top: 1, robots: [robot; 2] };
 /// assert_eq!(s.to_string(), "robot 2 to act; robot 1: Durability 6, 2 AP; robot 2: Durability 6, 2 AP");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -820,6 +474,14 @@ pub enum Choice {
     PayForTurn,
     /// Do not announce.
     Pass,
+    /// Spend 1 Power for +1 TN on the roll (L1465–1467).
+    Exert,
+    /// Roll at the plain TN.
+    NoExertion,
+    /// Spend 1 Power on a Self Awareness Save to override a shutdown (L1842).
+    Override,
+    /// Stay shut down.
+    StayDown,
 }
 
 impl fmt::Display for Choice {
@@ -829,16 +491,48 @@ impl fmt::Display for Choice {
             Choice::NoParry => "no parry",
             Choice::PayForTurn => "pay for turn",
             Choice::Pass => "pass",
+            Choice::Exert => "exert",
+            Choice::NoExertion => "no exertion",
+            Choice::Override => "override the shutdown",
+            Choice::StayDown => "stay down",
         })
     }
 }
 
-/// When a robot chooses: the state, and for Pay for Turn who holds the first right (the
-/// robot that just acted has already moved to the bottom of the Turn Order).
+/// A roll of a duel that Exertion may raise.
+///
+/// ```
+/// assert_eq!(dice_robots_and_rapiers::DuelRoll::DurabilitySave.to_string(), "Durability Save");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DuelRoll {
+    /// The attack (Fencing vs. Articulation).
+    Attack,
+    /// The parry (Fencing vs. Locomotion).
+    Parry,
+    /// The Durability Save of a hit.
+    DurabilitySave,
+    /// The Locomotion Save of a knockdown.
+    KnockdownSave,
+}
+
+impl fmt::Display for DuelRoll {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DuelRoll::Attack => "attack",
+            DuelRoll::Parry => "parry",
+            DuelRoll::DurabilitySave => "Durability Save",
+            DuelRoll::KnockdownSave => "knockdown Locomotion Save",
+        })
+    }
+}
+
+/// When a robot chooses: the state as it stands (with what the turn has spent so far), and
+/// what is at stake.
 ///
 /// ```
 /// use dice_robots_and_rapiers::{DuelState, Moment, Standing};
-/// let state = DuelState { engaged: true, top: 0, robots: [Standing { durability: 6, action_points: 2, shut_down: false }; 2] };
+/// let state = DuelState { engaged: true, top: 0, robots: [Standing::down(); 2] };
 /// let m = Moment::Parry { state, attacker: 0 };
 /// assert!(matches!(m, Moment::Parry { attacker: 0, .. }));
 /// ```
@@ -860,11 +554,36 @@ pub enum Moment {
         /// Who holds the first right to pay (L2133–2137), if anyone.
         first_right: Option<u8>,
     },
+    /// Robot `who` is about to make `roll` at `tn` and has the Power to exert
+    /// ([`DuelRules::exertion`]).
+    Exert {
+        /// The state, with the Power spent so far this turn.
+        state: DuelState,
+        /// The robot rolling.
+        who: u8,
+        /// Which roll.
+        roll: DuelRoll,
+        /// Its TN before Exertion (1–9: Exertion does nothing at 0 or below, L253, and
+        /// nothing is left to gain at 10).
+        tn: i32,
+    },
+    /// Robot `who`, a Spark with Power, has just been shut down ([`DuelRules::shutdown_override`]).
+    Override {
+        /// The state before the shutdown.
+        state: DuelState,
+        /// The robot shut down.
+        who: u8,
+    },
 }
 
 /// The tactics of the robots in a duel: a [`Policy`] over [`Moment`]s and [`Choice`]s.
 pub trait DuelPolicy: Policy<Moment, Choice> {}
 impl<T: Policy<Moment, Choice>> DuelPolicy for T {}
+
+/// The Power [`Rulebook`] keeps back from Exertion: 1 to reactivate after a shutdown (L714)
+/// and 1 for a Spark's Shut Down Override (L714, L1842) — Exertion "drains the capacitor
+/// quickly and so should be used with caution" (L709).
+pub const EXERTION_RESERVE: u8 = 2;
 
 /// The default tactics, as the rulebook advises:
 ///
@@ -875,16 +594,24 @@ impl<T: Policy<Moment, Choice>> DuelPolicy for T {}
 /// - every extra success of a hit goes to damage, every spare success of a parry buys
 ///   back Action Points: "1 additional success will replace the 1 spent to make the roll.
 ///   A second additional success will provide the AP needed to pay for the right …"
-///   (L2234);
+///   (L2234) — after a Shut Down Override's penalty, which "must be the first thing done
+///   with any rolled successes" (L1842);
 /// - **Pay for Turn with the first right** — "as long as you're successful you can keep
 ///   paying Action Points to take several actions in a row" (L2135) — while it leaves an
 ///   Action Point to parry with (Charles "elects to pass as he is running low on Action
-///   Points", L2143); a robot whose turn comes next anyway does not pay for it.
+///   Points", L2143); a robot whose turn comes next anyway does not pay for it;
+/// - **exert on its own Durability Saves only, keeping [`EXERTION_RESERVE`] Power**: the
+///   save is "the third and final attempt" to avoid the blow (L1772), and Exertion "should
+///   be used with caution" (L709);
+/// - **always override a shutdown** when it can: the duel is fought to a shutdown, and
+///   overriding it is what a Spark "can learn" (L1842).
 ///
 /// ```
 /// use dice_core::Policy;
 /// use dice_robots_and_rapiers::{Choice, DuelState, Moment, Rulebook, Standing};
-/// let state = DuelState { engaged: true, top: 1, robots: [Standing { durability: 6, action_points: 2, shut_down: false }; 2] };
+/// let mut robot = Standing::down();
+/// (robot.shut_down, robot.action_points) = (false, 2);
+/// let state = DuelState { engaged: true, top: 1, robots: [robot; 2] };
 /// let m = Moment::PayForTurn { state, actor: 0, first_right: Some(0) };
 /// assert_eq!(Rulebook.choose(&m, 0, &[Choice::PayForTurn, Choice::Pass]), Choice::PayForTurn);
 /// ```
@@ -907,209 +634,23 @@ impl Policy<Moment, Choice> for Rulebook {
                     Choice::Pass
                 }
             }
+            Moment::Exert { state, roll, .. } => {
+                if roll == DuelRoll::DurabilitySave
+                    && state.robots[who.min(1)].power > EXERTION_RESERVE
+                {
+                    Choice::Exert
+                } else {
+                    Choice::NoExertion
+                }
+            }
+            Moment::Override { .. } => Choice::Override,
         };
         if open.contains(&want) { want } else { open[0] }
     }
 }
 
-/// A duel in the game's terms: two robots (serde, `deny_unknown_fields`).
-///
-/// ```
-/// use dice_robots_and_rapiers::{MeleeWeapon, Scene, SceneRobot};
-/// let scene = Scene { title: Some("A duel".into()), robots: vec![
-///     SceneRobot::new("Ann", 3, 5, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier),
-///     SceneRobot::new("Bea", 4, 4, [4, 5, 5, 6, 6, 5], MeleeWeapon::SonicRapier),
-/// ]};
-/// assert_eq!(scene.robots.len(), 2);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct Scene {
-    /// A title.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub title: Option<String>,
-    /// The two duellists (`[[robot]]` in TOML).
-    #[cfg_attr(feature = "serde", serde(rename = "robot"))]
-    pub robots: Vec<SceneRobot>,
-}
-
-/// One duellist's stat block.
-///
-/// ```
-/// use dice_robots_and_rapiers::{MeleeWeapon, SceneRobot};
-/// let r = SceneRobot::new("Ann", 3, 5, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier);
-/// assert_eq!((r.fencing, r.core_physical, r.durability), (3, 5, 6));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct SceneRobot {
-    /// Its name.
-    pub name: String,
-    /// Fencing Program level.
-    pub fencing: u8,
-    /// Core Physical level (linked to Fencing).
-    pub core_physical: u8,
-    /// Force.
-    pub force: i32,
-    /// Durability.
-    pub durability: i32,
-    /// Articulation (attacking TN).
-    pub articulation: i32,
-    /// Locomotion (parrying TN).
-    pub locomotion: i32,
-    /// Processor (Base Action Point dice, Action Point maximum).
-    pub processor: i32,
-    /// Memory.
-    pub memory: i32,
-    /// Visual sensors (Perception).
-    #[cfg_attr(feature = "serde", serde(default = "three"))]
-    pub visual: i32,
-    /// Audio sensors (Perception).
-    #[cfg_attr(feature = "serde", serde(default = "three"))]
-    pub audio: i32,
-    /// Self Awareness (0 if not Sparked).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub self_awareness: u32,
-    /// Inspiration (Turn Order tie-break).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub inspiration: u32,
-    /// Size.
-    #[cfg_attr(feature = "serde", serde(default = "six"))]
-    pub size: u32,
-    /// Power.
-    #[cfg_attr(feature = "serde", serde(default = "five"))]
-    pub power: i32,
-    /// The weapon, snake_case (`sonic_rapier`, `mono_sword`, …).
-    pub weapon: MeleeWeapon,
-    /// Armour worn, snake_case (`tunic_and_jerkin`, `cuirass`, …).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub armor: Option<Armor>,
-}
-
-#[cfg(feature = "serde")]
-fn three() -> i32 {
-    3
-}
-#[cfg(feature = "serde")]
-fn five() -> i32 {
-    5
-}
-#[cfg(feature = "serde")]
-fn six() -> u32 {
-    6
-}
-
-impl SceneRobot {
-    /// A stat block with Fencing, Core Physical, the six Primary Attributes (Force,
-    /// Durability, Articulation, Locomotion, Processor, Memory) and a weapon; Senses 3/3,
-    /// Size 6, Power 5, no Self Awareness, Inspiration or armour.
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{MeleeWeapon, SceneRobot};
-    /// assert_eq!(SceneRobot::new("A", 1, 1, [1; 6], MeleeWeapon::RobotFist).size, 6);
-    /// ```
-    pub fn new(
-        name: &str,
-        fencing: u8,
-        core_physical: u8,
-        [
-            force,
-            durability,
-            articulation,
-            locomotion,
-            processor,
-            memory,
-        ]: [i32; 6],
-        weapon: MeleeWeapon,
-    ) -> SceneRobot {
-        SceneRobot {
-            name: name.to_owned(),
-            fencing,
-            core_physical,
-            force,
-            durability,
-            articulation,
-            locomotion,
-            processor,
-            memory,
-            visual: 3,
-            audio: 3,
-            self_awareness: 0,
-            inspiration: 0,
-            size: 6,
-            power: 5,
-            weapon,
-            armor: None,
-        }
-    }
-
-    /// The robot in play.
-    ///
-    /// # Errors
-    /// As [`Fighter::new`].
-    ///
-    /// ```
-    /// use dice_robots_and_rapiers::{MeleeWeapon, SceneRobot};
-    /// assert!(SceneRobot::new("A", 0, 0, [5; 6], MeleeWeapon::RobotFist).fighter().is_err());
-    /// ```
-    pub fn fighter(&self) -> Result<Fighter, Error> {
-        let mut f = Fighter::new(
-            self.name.clone(),
-            Dice::Program {
-                program: self.fencing,
-                core: self.core_physical,
-            },
-            [
-                self.force,
-                self.durability,
-                self.articulation,
-                self.locomotion,
-                self.processor,
-                self.memory,
-            ],
-            self.weapon,
-        )?;
-        for (what, v) in [
-            ("Visual sensors", self.visual),
-            ("Audio sensors", self.audio),
-        ] {
-            if !(0..=4).contains(&v) {
-                return Err(Error::OutOfRange {
-                    what,
-                    value: i64::from(v),
-                    min: 0,
-                    max: 4,
-                });
-            }
-        }
-        if !(0..=99).contains(&self.power) {
-            return Err(Error::OutOfRange {
-                what: "Power",
-                value: i64::from(self.power),
-                min: 0,
-                max: 99,
-            });
-        }
-        f.chassis = Chassis::new(
-            f.chassis.attributes,
-            [self.visual, self.audio, 3, 3],
-            self.power,
-            Vec::new(),
-        );
-        f.senses = Senses::new(self.visual, self.audio);
-        f.self_awareness = self.self_awareness;
-        f.inspiration = self.inspiration;
-        f.size = self.size;
-        f.armor = self.armor;
-        f.check()?;
-        Ok(f)
-    }
-}
-
 /// A duel between two robots under the extended conflict rules, with the robots' tactics
-/// `P`.
+/// `P`, playing as much of the rulebook as its [`DuelRules`] say.
 ///
 /// ```
 /// use dice_core::{Encounter, play};
@@ -1125,16 +666,39 @@ impl SceneRobot {
 pub struct Duel<P = Rulebook> {
     fighters: [Fighter; 2],
     rules: Rules,
+    model: DuelRules,
     policy: P,
     title: String,
     /// The Durability `k` malfunctions cost each robot (index `k`), from the table and
-    /// [`Chassis::suffer`], computed once.
+    /// [`Chassis::suffer`], computed once (the abstracted duel).
     losses: [Vec<Dist<u8>>; 2],
+    /// What each robot's Memory malfunctions draw from.
+    memory: [Memory; 2],
+    /// The Malfunction Table's law.
+    table: Vec<(Malfunction, f64)>,
+    /// The most states [`Duel::state_bound`] may promise before the exact law is refused.
+    budget: u64,
 }
 
 /// The most malfunctions whose Durability law is computed ahead (a Mono Great Sword's Total
 /// Failure owes 9, which shuts the robot down anyway).
 const LOSS_LAWS: u32 = 12;
+
+/// What a turn's rolls are, decided before they are made.
+struct Plan {
+    /// The attack, or `None` when the robot at the top cannot make one.
+    attack: Option<Attack>,
+    /// Whether the defender parries.
+    parried: bool,
+    /// The state with the Power of the Exertions on the attack and the parry spent.
+    state: DuelState,
+}
+
+/// The saves a hit calls for, decided once the hit is known.
+struct Hit {
+    save: DurabilitySave,
+    knockdown: Option<SavingThrow>,
+}
 
 impl Duel<Rulebook> {
     /// A duel with the default tactics.
@@ -1152,22 +716,22 @@ impl Duel<Rulebook> {
         Duel::with_policy(fighters, rules, Rulebook)
     }
 
-    /// The duel a scene describes.
+    /// The duel a scene describes, with its [`DuelRules`].
     ///
     /// # Errors
     /// [`Error::NotAllowed`] unless the scene has exactly two robots; as
     /// [`SceneRobot::fighter`].
     ///
     /// ```
-    /// use dice_robots_and_rapiers::{Duel, Rules, Scene};
-    /// let empty = Scene { title: None, robots: vec![] };
+    /// use dice_robots_and_rapiers::{Duel, DuelRules, Rules, Scene};
+    /// let empty = Scene { title: None, robots: vec![], duel: DuelRules::default() };
     /// assert!(Duel::from_scene(&empty, Rules::default()).is_err());
     /// ```
     pub fn from_scene(scene: &Scene, rules: Rules) -> Result<Self, Error> {
         let [a, b] = scene.robots.as_slice() else {
             return Err(Error::NotAllowed("a duel is fought by exactly two robots"));
         };
-        let mut duel = Duel::new([a.fighter()?, b.fighter()?], rules)?;
+        let mut duel = Duel::new([a.fighter()?, b.fighter()?], rules)?.with_duel_rules(scene.duel);
         if let Some(t) = &scene.title {
             duel.title = t.clone();
         }
@@ -1176,7 +740,7 @@ impl Duel<Rulebook> {
 }
 
 impl<P: DuelPolicy> Duel<P> {
-    /// A duel with the caller's tactics.
+    /// A duel with the caller's tactics, under the default [`DuelRules`].
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a robot whose Fencing dice, attributes or Action Points are
@@ -1205,13 +769,74 @@ impl<P: DuelPolicy> Duel<P> {
             }
             laws
         });
+        let memory = [Memory::of(&fighters[0]), Memory::of(&fighters[1])];
         Ok(Duel {
             fighters,
             rules,
+            model: DuelRules::default(),
             policy,
             title,
             losses,
+            memory,
+            table: standing::table()?,
+            budget: EncounterLimits::default().max_states as u64,
         })
+    }
+
+    /// The same duel playing as much of the rulebook as `model` says.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Duel, DuelRules, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// let duel = Duel::new([f.clone(), f], Rules::default())?.with_duel_rules(DuelRules::FULL);
+    /// assert_eq!(duel.duel_rules(), DuelRules::FULL);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn with_duel_rules(self, model: DuelRules) -> Self {
+        Duel { model, ..self }
+    }
+
+    /// The same duel with another budget for its exact law: the start is refused when
+    /// [`Duel::state_bound`] is above `states` (by default the engine's default
+    /// [`EncounterLimits::max_states`], 200,000). The bound is loose when many things are
+    /// tracked: a larger budget lets the engine try, and its own limits still stop it.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Duel, DuelRules, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// let duel = Duel::new([f.clone(), f], Rules::default())?.with_state_budget(10_000_000);
+    /// assert_eq!(duel.state_budget(), 10_000_000);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn with_state_budget(self, states: u64) -> Self {
+        Duel {
+            budget: states,
+            ..self
+        }
+    }
+
+    /// The budget of [`Duel::with_state_budget`].
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Duel, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// assert_eq!(Duel::new([f.clone(), f], Rules::default())?.state_budget(), 200_000);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn state_budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// How much of the rulebook the duel plays.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Duel, DuelRules, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// assert_eq!(Duel::new([f.clone(), f], Rules::default())?.duel_rules(), DuelRules::DEFAULT);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn duel_rules(&self) -> DuelRules {
+        self.model
     }
 
     /// The two robots.
@@ -1238,14 +863,18 @@ impl<P: DuelPolicy> Duel<P> {
         &self.title
     }
 
-    /// A state in words, with the robots' names.
+    /// A state in words, with the robots' names; each robot's Articulation, Locomotion,
+    /// Processor, attack dice and Power too once they differ from the start.
     ///
     /// ```
     /// use dice_core::Encounter;
     /// use dice_robots_and_rapiers::{Dice, Duel, Fighter, MeleeWeapon, Rules};
     /// let f = |n| Fighter::new(n, Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier);
     /// let duel = Duel::new([f("A")?, f("B")?], Rules::default())?;
-    /// assert_eq!(duel.describe(&duel.start()), "before the Turn Order; A: Durability 5, 0 AP; B: Durability 5, 0 AP");
+    /// let mut s = duel.start();
+    /// assert_eq!(duel.describe(&s), "before the Turn Order; A: Durability 5, 0 AP; B: Durability 5, 0 AP");
+    /// s.robots[1].locomotion = 3;
+    /// assert!(duel.describe(&s).ends_with("B: Durability 5, 0 AP, Locomotion 3"));
     /// # Ok::<(), dice_robots_and_rapiers::Error>(())
     /// ```
     pub fn describe(&self, state: &DuelState) -> String {
@@ -1256,11 +885,39 @@ impl<P: DuelPolicy> Duel<P> {
         };
         for (f, r) in self.fighters.iter().zip(&state.robots) {
             s.push_str(&format!("; {}: {r}", f.name));
+            if r.shut_down {
+                continue;
+            }
+            let was = Standing::new(f);
+            for (what, now, then) in [
+                (
+                    "Articulation",
+                    u32::from(r.articulation),
+                    u32::from(was.articulation),
+                ),
+                (
+                    "Locomotion",
+                    u32::from(r.locomotion),
+                    u32::from(was.locomotion),
+                ),
+                (
+                    "Processor",
+                    u32::from(r.processor),
+                    u32::from(was.processor),
+                ),
+                ("dice", r.pool(), was.pool()),
+                ("Power", u32::from(r.power), u32::from(was.power)),
+            ] {
+                if now != then {
+                    s.push_str(&format!(", {what} {now}"));
+                }
+            }
         }
         s
     }
 
-    /// The attack `attacker` makes from `state`, parried or not.
+    /// The attack `attacker` makes from `state`, parried or not, without Exertion: the dice,
+    /// Articulation, Locomotion, Durability and penalties of the robots' standings.
     ///
     /// # Errors
     /// None in practice (the robots were checked when the duel was built).
@@ -1279,21 +936,175 @@ impl<P: DuelPolicy> Duel<P> {
         attacker: usize,
         parried: bool,
     ) -> Result<Attack, Error> {
-        let d = 1 - attacker;
-        Attack::between(
-            &self.fighters[attacker],
-            &self.fighters[d],
-            i32::from(state.robots[d].durability),
-            parried,
-            self.rules,
-        )
+        self.build_attack(state, attacker.min(1), parried, false, false)
+    }
+
+    fn build_attack(
+        &self,
+        state: &DuelState,
+        a: usize,
+        parried: bool,
+        exerted: bool,
+        parry_exerted: bool,
+    ) -> Result<Attack, Error> {
+        let d = 1 - a;
+        let (ra, rd) = (&state.robots[a], &state.robots[d]);
+        let parry = if parried {
+            Some(
+                Opposition::new(
+                    rd.pool(),
+                    i32::from(rd.locomotion) + i32::from(parry_exerted),
+                )?
+                .with_difficulty(self.fighters[d].weapon.difficulty())?,
+            )
+        } else {
+            None
+        };
+        Ok(Attack {
+            dice: ra.pool(),
+            articulation: i32::from(ra.articulation),
+            weapon: self.fighters[a].weapon,
+            parry,
+            durability: i32::from(rd.durability),
+            armor_bonus: self.fighters[d].armor.map_or(0, Armor::bonus),
+            rules: self.rules,
+            exerted,
+            save_exerted: false,
+            penalty: u32::from(ra.penalty),
+            parry_penalty: u32::from(rd.penalty),
+        })
+    }
+
+    /// An upper bound on the states the exact law of this duel can reach: for each robot,
+    /// the product of the ranges of what its [`Standing`] may hold under the duel's
+    /// [`DuelRules`] (Durability and Action Points always; Articulation, Locomotion,
+    /// Processor, Memory, Tactile Sensors, Fencing, Core Physical and the two Power values
+    /// with every malfunction; Locomotion with knockdown; Power with Exertion or the
+    /// override; the penalty with the override), one more for shut down; the two robots'
+    /// products multiplied, twice for whose turn it is. [`Encounter::round_law`] refuses the
+    /// start of a duel whose bound is beyond its budget ([`Duel::with_state_budget`]; by
+    /// default the engine's default [`EncounterLimits::max_states`]) before any work.
+    ///
+    /// ```
+    /// use dice_robots_and_rapiers::{Dice, Duel, DuelRules, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// let duel = Duel::new([f.clone(), f], Rules::default())?;
+    /// // Durability 0–5 and 0–6 Action Points (5 Processor dice: 1 + up to 5).
+    /// assert_eq!(duel.state_bound(), 1 + 2 * (6 * 7 + 1) * (6 * 7 + 1));
+    /// assert!(duel.with_duel_rules(DuelRules::FULL).state_bound() > 1_000_000_000);
+    /// # Ok::<(), dice_robots_and_rapiers::Error>(())
+    /// ```
+    pub fn state_bound(&self) -> u64 {
+        let m = self.model;
+        let one = |i: usize| -> u64 {
+            let f = &self.fighters[i];
+            let s = Standing::new(f);
+            let v = |x: u8| u64::from(x) + 1;
+            let dice = u64::from(f.max_action_points());
+            let ap = dice + u64::from(self.rules.base_ap_plus_one);
+            let mut r = v(s.durability).saturating_mul(ap + 1);
+            if m.all_malfunctions {
+                for x in [
+                    s.articulation,
+                    s.locomotion,
+                    s.processor,
+                    s.memory,
+                    s.tactile,
+                    s.fencing,
+                    s.core,
+                    s.max_power,
+                ] {
+                    r = r.saturating_mul(v(x));
+                }
+            } else if m.knockdown && self.knockdown_matters(i) {
+                r = r.saturating_mul(self.knockdown_values(s.locomotion));
+            }
+            if m.tracks_power() {
+                r = r.saturating_mul(v(s.power));
+            }
+            if m.shutdown_override && f.self_awareness > 0 {
+                r = r.saturating_mul(u64::from(s.fencing_dice()) + 1);
+            }
+            r.saturating_add(1)
+        };
+        one(0)
+            .saturating_mul(one(1))
+            .saturating_mul(2)
+            .saturating_add(1)
+    }
+
+    /// Whether a knockdown can ever leave robot `d` standing with less Locomotion: not when
+    /// every blow strong enough to knock it down also takes its Durability Save to a TN of 0
+    /// or less (a certain shutdown), unless it may override the shutdown.
+    fn knockdown_matters(&self, d: usize) -> bool {
+        let a = 1 - d;
+        let (fa, fd) = (&self.fighters[a], &self.fighters[d]);
+        if self.model.shutdown_override && fd.self_awareness > 0 {
+            return true;
+        }
+        let Ok(attack) = Attack::between(fa, fd, fd.durability(), false, self.rules) else {
+            return true;
+        };
+        for extra in 0..fa.fencing_dice() {
+            if attack
+                .procedure(extra)
+                .knockdown(fd.size, fa.attack, &self.rules)
+                .is_some()
+            {
+                let tn = attack.save(extra).map_or(1, |s| s.save().tn());
+                return tn + i32::from(self.model.exertion) > 0;
+            }
+        }
+        false
+    }
+
+    /// How many Locomotion values knockdown losses alone can leave from `locomotion`: the
+    /// sums of 1, 2 or 3 failed dice's losses (L251, L1794), floored at 0.
+    fn knockdown_values(&self, locomotion: u8) -> u64 {
+        let step = [
+            u32::from(self.rules.loss_per_failed_die),
+            2 * u32::from(self.rules.loss_per_failed_die),
+            u32::from(self.rules.total_failure_loss),
+        ];
+        let top = u32::from(locomotion);
+        let mut seen = vec![false; top as usize + 1];
+        let mut todo = vec![top];
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x as usize], true) {
+                continue;
+            }
+            for &l in &step {
+                if l > 0 {
+                    todo.push(x.saturating_sub(l));
+                }
+            }
+        }
+        seen.iter().filter(|&&b| b).count() as u64
+    }
+
+    /// Refuses, before any work, an exact law the engine could not finish.
+    fn check_exact(&self) -> Result<(), dice_core::Error> {
+        if self.model.all_malfunctions && self.fighters.iter().any(|f| !f.chassis.slots.is_empty())
+        {
+            return Err(dice_core::Error::Unsupported {
+                what: "the exact law of a duel with every malfunction between robots with \
+                       External Slots (a damaged slot hit again re-rolls 2 malfunctions, \
+                       without end)",
+            });
+        }
+        let bound = self.state_bound();
+        if bound > self.budget {
+            return Err(dice_core::Error::TooComplex {
+                what: "the states of this duel (a bound from what its rules track)",
+                work: bound,
+                max: self.budget,
+            });
+        }
+        Ok(())
     }
 
     /// Whether `who` parries an attack from `state`.
     fn parries(&self, state: &DuelState, who: usize) -> bool {
-        if state.robots[who].action_points == 0 {
-            return false;
-        }
         let m = Moment::Parry {
             state: *state,
             attacker: (1 - who) as u8,
@@ -1303,44 +1114,286 @@ impl<P: DuelPolicy> Duel<P> {
             == Choice::Parry
     }
 
-    /// The state after the turn from `state`: the attack's `outcome` with `loss`
-    /// Durability points from malfunctions, through the [`Conflict`] rules (the parry paid,
-    /// spare parry successes regained, the turn ended, Pay for Turn).
-    fn after_turn(
-        &self,
-        state: &DuelState,
-        parried: bool,
-        outcome: &AttackOutcome,
-        loss: u8,
-    ) -> Result<DuelState, Error> {
-        let a = usize::from(state.top);
-        let d = 1 - a;
-        let participants = (0..2)
-            .map(|i| {
-                Participant::new(
-                    "",
-                    u32::from(state.robots[i].action_points),
-                    self.fighters[i].max_action_points(),
-                )
-            })
-            .collect();
-        let mut conflict = Conflict::new(participants, TurnOrder::from_list(vec![a, d]))?;
-        if parried {
-            conflict.oppose(d, 1)?;
+    /// Whether `who` exerts on `roll` at `tn` (asked only when Exertion is on, it has the
+    /// Power, and the TN is one Exertion can help: 1–9).
+    fn exerts(&self, state: &DuelState, who: usize, roll: DuelRoll, tn: i32) -> bool {
+        if !self.model.exertion || state.robots[who].power == 0 || !(1..10).contains(&tn) {
+            return false;
         }
-        let mut next = *state;
-        if let Some(damage) = outcome.damage.filter(|_| outcome.hit()) {
-            let r = &mut next.robots[d];
-            let emp = damage.durability_loss.min(255) as u8;
-            r.durability = r.durability.saturating_sub(loss).saturating_sub(emp);
-            r.shut_down = damage.shutdown;
-            if r.shut_down {
-                // Its Durability no longer matters: one final state per shutdown.
-                r.durability = 0;
+        let m = Moment::Exert {
+            state: *state,
+            who: who as u8,
+            roll,
+            tn,
+        };
+        self.policy
+            .choose(&m, who, &[Choice::Exert, Choice::NoExertion])
+            == Choice::Exert
+    }
+
+    /// Whether `who`, just shut down, overrides (a Spark with Power, when the override is
+    /// on).
+    fn overrides(&self, state: &DuelState, who: usize) -> bool {
+        if !self.model.shutdown_override
+            || self.fighters[who].self_awareness == 0
+            || state.robots[who].power == 0
+        {
+            return false;
+        }
+        let m = Moment::Override {
+            state: *state,
+            who: who as u8,
+        };
+        self.policy
+            .choose(&m, who, &[Choice::Override, Choice::StayDown])
+            == Choice::Override
+    }
+
+    /// The turn's attack and parry, decided before the dice: a robot with no dice or no
+    /// Articulation left cannot attack (L253, L1786: Tests against an attribute at 0 are
+    /// impossible), and one with no dice, no Locomotion or no Action Point cannot parry.
+    fn plan(&self, s: &DuelState) -> Result<Plan, Error> {
+        let a = usize::from(s.top.min(1));
+        let d = 1 - a;
+        let mut st = *s;
+        let art = i32::from(st.robots[a].articulation);
+        if st.robots[a].pool() == 0 || art <= 0 {
+            return Ok(Plan {
+                attack: None,
+                parried: false,
+                state: st,
+            });
+        }
+        let exerted = self.exerts(&st, a, DuelRoll::Attack, art);
+        if exerted {
+            st.robots[a].power -= 1;
+        }
+        let rd = st.robots[d];
+        let loc = i32::from(rd.locomotion);
+        let parried = rd.action_points >= 1 && rd.pool() >= 1 && loc >= 1 && self.parries(&st, d);
+        let parry_exerted = parried && self.exerts(&st, d, DuelRoll::Parry, loc);
+        if parry_exerted {
+            st.robots[d].power -= 1;
+        }
+        let attack = self.build_attack(&st, a, parried, exerted, parry_exerted)?;
+        Ok(Plan {
+            attack: Some(attack),
+            parried,
+            state: st,
+        })
+    }
+
+    /// The state once the rolls' successes have bought back the penalties.
+    fn after_exchange(plan: &Plan, a: usize, o: &AttackOutcome) -> DuelState {
+        let mut st = plan.state;
+        st.robots[a].penalty -= byte(o.bought_off).min(st.robots[a].penalty);
+        let d = 1 - a;
+        st.robots[d].penalty -= byte(o.parry_bought_off).min(st.robots[d].penalty);
+        st
+    }
+
+    /// The saves of a hit, and the Power spent exerting on them.
+    fn hit(
+        &self,
+        attack: &Attack,
+        st: &mut DuelState,
+        a: usize,
+        o: &AttackOutcome,
+    ) -> Result<Hit, Error> {
+        let d = 1 - a;
+        let extra = o.extra();
+        let mut save = attack.save(extra)?;
+        if self.exerts(st, d, DuelRoll::DurabilitySave, save.save().tn()) {
+            save = save.exerted()?;
+            st.robots[d].power -= 1;
+        }
+        let mut knockdown = None;
+        if self.model.knockdown {
+            let size = self.fighters[d].size;
+            let how = self.fighters[a].attack;
+            if let Some(m) = attack.procedure(extra).knockdown(size, how, &self.rules) {
+                let tn = i32::from(st.robots[d].locomotion) + m;
+                let mut k = SavingThrow::new(tn.max(-crate::test::MAX_TN))?;
+                if self.exerts(st, d, DuelRoll::KnockdownSave, tn) {
+                    k = k.exerted()?;
+                    st.robots[d].power -= 1;
+                }
+                knockdown = Some(k);
             }
         }
-        let spare = outcome.parry_spare();
-        if parried && spare > 0 {
+        Ok(Hit { save, knockdown })
+    }
+
+    /// What a hit's saves leave of the defender, before any malfunction is rolled: the EMP
+    /// loss, the knockdown's Locomotion loss (2 a failed die, 6 on a Total Failure, L251,
+    /// L1794).
+    fn wounds(
+        &self,
+        mut r: Standing,
+        dm: &DamageOutcome,
+        knockdown: Option<SaveOutcome>,
+    ) -> Standing {
+        r.durability = r.durability.saturating_sub(byte(dm.durability_loss));
+        if let Some(k) = knockdown {
+            r.locomotion = r
+                .locomotion
+                .saturating_sub(byte(k.attribute_loss(&self.rules)));
+        }
+        r.normalize();
+        r
+    }
+
+    /// The exact law of the defender `d` after a hit's saves: the override of a shutdown,
+    /// the wounds, the malfunctions.
+    fn harm_law(
+        &self,
+        st: &DuelState,
+        d: usize,
+        dm: &DamageOutcome,
+        knockdown: Option<SaveOutcome>,
+    ) -> Result<Dist<Standing>, Error> {
+        let r = st.robots[d];
+        if !dm.shutdown {
+            return self.malfunction_law(d, self.wounds(r, dm, knockdown), dm.malfunctions);
+        }
+        if !self.overrides(st, d) {
+            return Ok(Dist::certain(Standing::down()));
+        }
+        let mut r = r;
+        r.power -= 1;
+        let sa = byte(self.fighters[d].self_awareness);
+        ShutdownOverride::new(sa, &self.rules)?
+            .distribution()?
+            .and_then(|o| match *o {
+                OverrideOutcome::ShutDown => Ok(Dist::certain(Standing::down())),
+                OverrideOutcome::Penalty { dice } => {
+                    let mut t = r;
+                    t.penalty = t.penalty.saturating_add(byte(dice));
+                    self.malfunction_law(d, self.wounds(t, dm, knockdown), dm.malfunctions)
+                }
+                OverrideOutcome::Overridden => {
+                    self.malfunction_law(d, self.wounds(r, dm, knockdown), dm.malfunctions)
+                }
+            })
+    }
+
+    /// The same, rolled.
+    fn harm_rolled<R: Rng + ?Sized>(
+        &self,
+        st: &DuelState,
+        d: usize,
+        dm: &DamageOutcome,
+        knockdown: Option<SaveOutcome>,
+        rng: &mut R,
+    ) -> Standing {
+        let mut r = st.robots[d];
+        if dm.shutdown {
+            if !self.overrides(st, d) {
+                return Standing::down();
+            }
+            r.power -= 1;
+            let sa = byte(self.fighters[d].self_awareness);
+            let Ok(o) = ShutdownOverride::new(sa, &self.rules) else {
+                return Standing::down();
+            };
+            match o.roll(rng) {
+                OverrideOutcome::ShutDown => return Standing::down(),
+                OverrideOutcome::Penalty { dice } => {
+                    r.penalty = r.penalty.saturating_add(byte(dice));
+                }
+                OverrideOutcome::Overridden => {}
+            }
+        }
+        let mut r = self.wounds(r, dm, knockdown);
+        if self.model.all_malfunctions {
+            roll_malfunctions(&mut r, dm.malfunctions, self.memory[d], rng);
+        } else {
+            for _ in 0..dm.malfunctions {
+                let m = MalfunctionTable.roll(rng);
+                let cost = durability_cost(&self.fighters[d], m);
+                r.durability = r.durability.saturating_sub(cost);
+            }
+        }
+        r
+    }
+
+    /// The exact law of robot `who`'s standing after `owed` malfunctions under the duel's
+    /// rules: with every malfunction, each result applied through [`Chassis::suffer`] with
+    /// its follow-ups and a Memory result's save and pick; otherwise only the Durability they
+    /// cost.
+    ///
+    /// # Errors
+    /// [`Error::Core`] (`Unsupported`) with every malfunction on a standing with External
+    /// Slots (a damaged slot re-rolls without end).
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_robots_and_rapiers::{Dice, Duel, DuelRules, Fighter, MeleeWeapon, Rules};
+    /// let f = Fighter::new("A", Dice::Program { program: 3, core: 5 }, [5; 6], MeleeWeapon::SonicRapier)?;
+    /// let duel = Duel::new([f.clone(), f], Rules::default())?.with_duel_rules(DuelRules::FULL);
+    /// let mut robot = duel.start().robots[0];
+    /// robot.power = 2; // below the capacitor's 5: a capacitor hit owes no extra malfunction
+    /// let law = duel.malfunctions(0, &robot, 1)?;
+    /// // Result 4 of the d10 costs a point of Articulation.
+    /// let p: f64 = law.iter().filter(|(s, _)| s.articulation == 4).map(|(_, p)| p).sum();
+    /// assert!((p - 0.1).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn malfunctions(
+        &self,
+        who: usize,
+        standing: &Standing,
+        owed: u32,
+    ) -> Result<Dist<Standing>, Error> {
+        self.malfunction_law(who.min(1), *standing, owed)
+    }
+
+    /// The exact law of `k` malfunctions on robot `d`'s standing `r`.
+    fn malfunction_law(&self, d: usize, r: Standing, k: u32) -> Result<Dist<Standing>, Error> {
+        if self.model.all_malfunctions {
+            return malfunction_law(&r, k, self.memory[d], &self.table);
+        }
+        let laws = &self.losses[d];
+        let loss = laws
+            .get(k as usize)
+            .or(laws.last())
+            .cloned()
+            .unwrap_or_else(|| Dist::certain(0));
+        Ok(loss.map(|&l| {
+            let mut t = r;
+            t.durability = t.durability.saturating_sub(l);
+            t
+        }))
+    }
+
+    /// The end of the turn from `before`, with the standings of `next`: the parry paid, the
+    /// parry's spare successes turned into Action Points (up to Processor + Self Awareness,
+    /// L2160, L2234), the turn ended and Pay for Turn open (L2131–2143). A shutdown ends the
+    /// duel at once.
+    fn settle(
+        &self,
+        before: &DuelState,
+        plan: &Plan,
+        next: DuelState,
+        outcome: Option<&AttackOutcome>,
+    ) -> Result<DuelState, Error> {
+        let a = usize::from(before.top.min(1));
+        let d = 1 - a;
+        let mut next = next;
+        if next.robots[d].shut_down {
+            next.robots[d] = Standing::down();
+            return Ok(next);
+        }
+        let cap = |i: usize| u32::from(next.robots[i].processor) + self.fighters[i].self_awareness;
+        let participants = (0..2)
+            .map(|i| Participant::new("", u32::from(next.robots[i].action_points), cap(i)))
+            .collect();
+        let mut conflict = Conflict::new(participants, TurnOrder::from_list(vec![a, d]))?;
+        if plan.parried {
+            conflict.oppose(d, 1)?;
+        }
+        let spare = outcome.map_or(0, AttackOutcome::spare_left);
+        if plan.parried && spare > 0 {
             let p = conflict.participant(d)?;
             let room = p.max_action_points.saturating_sub(p.action_points);
             let points = spare.min(room);
@@ -1349,17 +1402,10 @@ impl<P: DuelPolicy> Duel<P> {
                 conflict.regain(d, &mut ledger, points)?;
             }
         }
-        let turn = outcome.turn_outcome(d);
+        let turn = outcome.map_or(TurnOutcome::NoRight, |o| o.turn_outcome(d));
         conflict.end_turn(turn);
-        if next.robots[d].shut_down {
-            for i in 0..2 {
-                next.robots[i].action_points =
-                    conflict.participant(i)?.action_points.min(255) as u8;
-            }
-            return Ok(next);
-        }
         for i in 0..2 {
-            next.robots[i].action_points = conflict.participant(i)?.action_points.min(255) as u8;
+            next.robots[i].action_points = byte(conflict.participant(i)?.action_points);
         }
         let first_right = match turn {
             TurnOutcome::ActorWon => Some(a as u8),
@@ -1383,33 +1429,68 @@ impl<P: DuelPolicy> Duel<P> {
             .collect();
         conflict.pay_for_turn(&wanting)?;
         for i in 0..2 {
-            next.robots[i].action_points = conflict.participant(i)?.action_points.min(255) as u8;
+            next.robots[i].action_points = byte(conflict.participant(i)?.action_points);
         }
         next.top = conflict.order().top().unwrap_or(d) as u8;
         Ok(next)
     }
 
     /// The exact law of one turn from an engaged `state`.
-    fn turn_law(&self, state: &DuelState) -> Result<Dist<DuelState>, Error> {
-        let a = usize::from(state.top);
+    fn turn_law(&self, s: &DuelState) -> Result<Dist<DuelState>, Error> {
+        let a = usize::from(s.top.min(1));
         let d = 1 - a;
-        let parried = self.parries(state, d);
-        let attack = self.attack(state, a, parried)?;
-        // Only the net, the parry's spare successes and the damage matter to the turn:
-        // merge the outcomes that agree on them.
-        let law = attack.distribution()?.map(|o| o.canonical());
+        let plan = self.plan(s)?;
+        let Some(attack) = &plan.attack else {
+            return Ok(Dist::certain(self.settle(s, &plan, plan.state, None)?));
+        };
+        // Only the net, the parry's spare successes, the buy-backs and the damage matter to
+        // the turn: merge the outcomes that agree on them.
+        let law = attack.exchange_distribution()?.map(|o| o.canonical());
         law.and_then(|o| {
-            let k = if o.shutdown() { 0 } else { o.malfunctions() };
-            let laws = &self.losses[d];
-            let loss = laws
-                .get(k as usize)
-                .or(laws.last())
-                .cloned()
-                .unwrap_or_else(|| Dist::certain(0));
-            loss.and_then(|&l| {
-                Ok::<_, Error>(Dist::certain(self.after_turn(state, parried, o, l)?))
+            let mut st = Self::after_exchange(&plan, a, o);
+            if !o.hit() {
+                return Ok(Dist::certain(self.settle(s, &plan, st, Some(o))?));
+            }
+            let hit = self.hit(attack, &mut st, a, o)?;
+            let damage = hit.save.distribution()?;
+            let knockdown: Dist<Option<SaveOutcome>> = match &hit.knockdown {
+                Some(k) => k.distribution()?.map(|&x| Some(x)),
+                None => Dist::certain(None),
+            };
+            // The defender's standings first, merged, then the end of the turn from each.
+            let harm = damage
+                .joint(&knockdown)
+                .and_then(|(dm, kd)| self.harm_law(&st, d, dm, *kd))?;
+            harm.and_then(|r| {
+                let mut n = st;
+                n.robots[d] = *r;
+                Ok::<_, Error>(Dist::certain(self.settle(s, &plan, n, Some(o))?))
             })
         })
+    }
+
+    /// One turn played with the caller's RNG: the same steps, rolled.
+    fn play_turn<R: Rng + ?Sized>(&self, s: &DuelState, rng: &mut R) -> DuelState {
+        let a = usize::from(s.top.min(1));
+        let d = 1 - a;
+        let Ok(plan) = self.plan(s) else {
+            return *s;
+        };
+        let Some(attack) = &plan.attack else {
+            return self.settle(s, &plan, plan.state, None).unwrap_or(*s);
+        };
+        let o = attack.roll_exchange(rng);
+        let mut st = Self::after_exchange(&plan, a, &o);
+        if !o.hit() {
+            return self.settle(s, &plan, st, Some(&o)).unwrap_or(*s);
+        }
+        let Ok(hit) = self.hit(attack, &mut st, a, &o) else {
+            return *s;
+        };
+        let dm = hit.save.roll(rng);
+        let kd = hit.knockdown.as_ref().map(|k| k.roll(rng));
+        st.robots[d] = self.harm_rolled(&st, d, &dm, kd, rng);
+        self.settle(s, &plan, st, Some(&o)).unwrap_or(*s)
     }
 
     /// The exact law of the Turn Order and Base Action Points (L295–299, L2091).
@@ -1433,8 +1514,8 @@ impl<P: DuelPolicy> Duel<P> {
             let mut n = s;
             n.engaged = true;
             n.top = t;
-            n.robots[0].action_points = x.min(255) as u8;
-            n.robots[1].action_points = y.min(255) as u8;
+            n.robots[0].action_points = byte(x);
+            n.robots[1].action_points = byte(y);
             n
         }))
     }
@@ -1454,27 +1535,9 @@ impl<P: DuelPolicy> Duel<P> {
         for i in 0..2 {
             n.robots[i].action_points = self.fighters[i]
                 .base_action_points(&self.rules)
-                .map_or(0, |b| b.roll(rng).min(255) as u8);
+                .map_or(0, |b| byte(b.roll(rng)));
         }
         n
-    }
-
-    fn play_turn<R: Rng + ?Sized>(&self, state: &DuelState, rng: &mut R) -> DuelState {
-        let a = usize::from(state.top);
-        let d = 1 - a;
-        let parried = self.parries(state, d);
-        let Ok(attack) = self.attack(state, a, parried) else {
-            return *state;
-        };
-        let o = attack.roll(rng);
-        let mut loss = 0u8;
-        if !o.shutdown() {
-            for _ in 0..o.malfunctions() {
-                let m = MalfunctionTable.roll(rng);
-                loss = loss.saturating_add(durability_cost(&self.fighters[d], m));
-            }
-        }
-        self.after_turn(state, parried, &o, loss).unwrap_or(*state)
     }
 }
 
@@ -1483,15 +1546,13 @@ impl<P: DuelPolicy> Encounter for Duel<P> {
     type End = Victory;
 
     fn start(&self) -> DuelState {
-        let standing = |f: &Fighter| Standing {
-            durability: f.durability().clamp(0, 255) as u8,
-            action_points: 0,
-            shut_down: false,
-        };
         DuelState {
             engaged: false,
             top: 0,
-            robots: [standing(&self.fighters[0]), standing(&self.fighters[1])],
+            robots: [
+                Standing::new(&self.fighters[0]),
+                Standing::new(&self.fighters[1]),
+            ],
         }
     }
 
@@ -1504,11 +1565,15 @@ impl<P: DuelPolicy> Encounter for Duel<P> {
     }
 
     /// One turn; before the first, the Turn Order and Base Action Points are rolled too
-    /// (so the first round is the setup and the first attack).
+    /// (so the first round is the setup and the first attack). From the start, a duel whose
+    /// [`Duel::state_bound`] is beyond its budget ([`Duel::with_state_budget`]) is refused
+    /// ([`dice_core::Error::TooComplex`]) before any work, as is every malfunction between
+    /// robots with External Slots ([`dice_core::Error::Unsupported`]).
     fn round_law(&self, state: &DuelState) -> Result<Dist<DuelState>, dice_core::Error> {
         let law = if state.engaged {
             self.turn_law(state)
         } else {
+            self.check_exact()?;
             self.setup_law(state)
                 .and_then(|setup| setup.and_then(|s| self.turn_law(s)))
         };

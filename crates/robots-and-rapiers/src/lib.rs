@@ -111,8 +111,8 @@ pub use damage::{
     assisted_reactivation_minutes,
 };
 pub use encounter::{
-    Attack, AttackOutcome, Choice, Duel, DuelPolicy, DuelState, Fighter, Moment, Rulebook, Scene,
-    SceneRobot, Standing, Victory,
+    Attack, AttackOutcome, Choice, Duel, DuelPolicy, DuelRoll, DuelRules, DuelState,
+    EXERTION_RESERVE, Fighter, Moment, ProgramPick, Rulebook, Scene, SceneRobot, Standing, Victory,
 };
 pub use error::Error;
 pub use ledger::{Breadth, Faster, Ledger, Spend, parallel_bonus, spread_multiple};
