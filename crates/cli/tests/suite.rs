@@ -3,8 +3,8 @@
 //! fresh clone's `cargo test`. Each file below is a module; run one with
 //! `cargo test -p dice-cli --test suite <file>::`.
 
-mod common;
 mod cli;
+mod common;
 mod docs_tables;
 mod documented_commands;
 mod robots_and_rapiers_fight;

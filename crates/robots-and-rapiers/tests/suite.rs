@@ -3,8 +3,8 @@
 //! fresh clone's `cargo test`. Each file below is a module; run one with
 //! `cargo test -p dice-robots-and-rapiers --test suite <file>::`.
 
-mod common;
 mod audit;
+mod common;
 mod creation;
 mod encounter;
 mod exact;

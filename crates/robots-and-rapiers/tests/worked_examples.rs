@@ -3,7 +3,6 @@
 //! (E19, E22, E30–E32, E34) test what the rules give and say so. No probability is typed
 //! in: each is written out as a formula.
 
-
 use std::cmp::Ordering;
 
 use dice_core::Exact;

@@ -3,8 +3,8 @@
 //! fresh clone's `cargo test`. Each file below is a module; run one with
 //! `cargo test -p dice-shapers-and-bots --test suite <file>::`.
 
-mod common;
 mod api;
+mod common;
 mod creation;
 mod encounter;
 mod exact;
