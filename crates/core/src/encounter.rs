@@ -12,7 +12,11 @@
 //!   encounter can reach. A round that leaves the state unchanged (everyone missed) is solved
 //!   exactly, as is any loop through several states (healing undone by a hit): the states are
 //!   split into strongly connected components, and each component's equations are solved
-//!   directly, never by iterating to a cut-off;
+//!   directly, never by iterating to a cut-off, by an elimination that never subtracts
+//!   (Grassmann, Taksar and Heyman's), so that a loop left only rarely is still solved to
+//!   rounding. The chance of never ending (a loop with no way out: a stall) is solved for
+//!   as an end of its own, exactly 0 when every state can reach an end;
+//!   [`never_ending_states`] lists the states of a stall;
 //! - [`PlayOut`] is the encounter as a [`Roll`], so Monte Carlo (dice-sim) estimates the same
 //!   law.
 //!
@@ -115,7 +119,7 @@ pub struct EncounterLimits {
     /// The most states an encounter may reach.
     pub max_states: usize,
     /// The most states in one loop (a strongly connected component), whose equations are
-    /// solved together in `O(n³)`.
+    /// solved together in `O(n³)` time and `O(n²)` memory.
     pub max_component: usize,
     /// The most rounds whose distribution is listed; the rest is the rounds law's tail.
     pub max_rounds: u32,
@@ -135,11 +139,13 @@ impl Default for EncounterLimits {
 /// The exact law of an encounter's end.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EndLaw<O> {
-    /// P(each end). Its tail is the chance that the encounter never ends (states from which
-    /// no end can be reached), 0 when every state can reach an end.
+    /// P(each end). Its tail is the chance that the encounter never ends (it reaches states
+    /// from which no end can be reached, [`never_ending_states`]), solved for as an end of
+    /// its own: exactly 0 when every state can reach an end.
     pub ends: Dist<O>,
-    /// P(the encounter ends after exactly `n` rounds), listed until what is left is below
-    /// `1e-12` or [`EncounterLimits::max_rounds`]; the tail holds the rest.
+    /// P(the encounter ends after exactly `n` rounds), listed until what is left that can
+    /// still end is below `1e-12` or [`EncounterLimits::max_rounds`]; the tail holds the
+    /// rest (what never ends included).
     pub rounds: Dist<u32>,
     /// The expected number of rounds, solved exactly; `None` when the encounter may never end.
     pub expected_rounds: Option<f64>,
@@ -160,23 +166,69 @@ pub fn end_law<E: Encounter>(
 ) -> Result<EndLaw<E::End>, Error> {
     let graph = Graph::explore(encounter, limits)?;
     let ends = graph.end_kinds();
-    let (absorb, expected) = graph.solve(&ends, limits)?;
+    let can_end = graph.can_end();
+    let (absorb, expected) = graph.solve(&ends, &can_end, limits)?;
     let start = 0;
+    let k = ends.len();
     let pairs = ends
         .iter()
         .enumerate()
-        .map(|(k, end)| (end.clone(), absorb[start][k].clamp(0.0, 1.0)));
-    let reached: f64 = absorb[start].iter().sum();
-    let never = (1.0 - reached).max(0.0);
-    let never = if never > 1e-12 { never } else { 0.0 };
+        .map(|(j, end)| (end.clone(), absorb[start][j].clamp(0.0, 1.0)));
+    // Solved for as an end of its own (no end reached), not as 1 − the rest: exactly 0 when
+    // every state can reach an end.
+    let never = absorb[start][k].clamp(0.0, 1.0);
     let ends_law = Dist::from_pairs_and_tail(pairs, never)?;
-    let rounds = graph.rounds_law(limits.max_rounds)?;
+    let rounds = graph.rounds_law(&can_end, limits.max_rounds)?;
     Ok(EndLaw {
         ends: ends_law,
         rounds,
         expected_rounds: expected[start],
         states: graph.states.len(),
     })
+}
+
+/// The reachable states from which the encounter can never end: the loops with no way out
+/// (say, two fighters who only ever dodge) and the states that lead only into them. Empty
+/// when [`EndLaw::ends`] has no tail. A policy that stalls shows up here.
+///
+/// # Errors
+/// As [`end_law`] while listing the states.
+///
+/// ```
+/// use dice_core::{Dist, Encounter, EncounterLimits, Error, Rng, never_ending_states};
+///
+/// /// A standoff: from 1 the walk may go to 0 (an end) or to 2, and 2 only returns to 2.
+/// struct Standoff;
+/// impl Encounter for Standoff {
+///     type State = u8;
+///     type End = ();
+///     fn start(&self) -> u8 { 1 }
+///     fn end(&self, &s: &u8) -> Option<()> { (s == 0).then_some(()) }
+///     fn round_law(&self, &s: &u8) -> Result<Dist<u8>, Error> {
+///         if s == 1 { Dist::from_pairs([(0, 0.5), (2, 0.5)]) } else { Ok(Dist::certain(2)) }
+///     }
+///     fn play_round<R: Rng + ?Sized>(&self, &s: &u8, rng: &mut R) -> u8 {
+///         if s == 1 && rng.next_u32() & 1 == 0 { 0 } else { 2 }
+///     }
+/// }
+/// assert_eq!(never_ending_states(&Standoff, EncounterLimits::default())?, [2]);
+/// let law = dice_core::end_law(&Standoff, EncounterLimits::default())?;
+/// assert_eq!(law.ends.tail(), 0.5);
+/// assert_eq!(law.expected_rounds, None);
+/// # Ok::<(), Error>(())
+/// ```
+pub fn never_ending_states<E: Encounter>(
+    encounter: &E,
+    limits: EncounterLimits,
+) -> Result<Vec<E::State>, Error> {
+    let graph = Graph::explore(encounter, limits)?;
+    let can_end = graph.can_end();
+    Ok(graph
+        .states
+        .into_iter()
+        .zip(can_end)
+        .filter_map(|(s, ok)| (!ok).then_some(s))
+        .collect())
 }
 
 /// The reachable states and their transitions.
@@ -245,27 +297,57 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
         v
     }
 
-    /// For every state, P(each end) and the expected rounds to the end (`None` where an end
-    /// may never come), component by component in reverse topological order.
+    /// Which states can reach an end (a final state, by some path of positive chance).
+    fn can_end(&self) -> Vec<bool> {
+        let n = self.states.len();
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (s, out) in self.next.iter().enumerate() {
+            for &(t, _) in out {
+                into[t].push(s);
+            }
+        }
+        let mut ok: Vec<bool> = self.end.iter().map(Option::is_some).collect();
+        let mut todo: Vec<usize> = (0..n).filter(|&s| ok[s]).collect();
+        while let Some(t) = todo.pop() {
+            for &s in &into[t] {
+                if !ok[s] {
+                    ok[s] = true;
+                    todo.push(s);
+                }
+            }
+        }
+        ok
+    }
+
+    /// For every state, P(each end), then P(no end is ever reached), and the expected rounds
+    /// to the end (`None` where an end may never come), component by component in reverse
+    /// topological order. States that cannot end are not solved for: P(no end) = 1.
     #[allow(clippy::type_complexity)]
     fn solve(
         &self,
         ends: &[O],
+        can_end: &[bool],
         limits: EncounterLimits,
     ) -> Result<(Vec<Vec<f64>>, Vec<Option<f64>>), Error> {
         let n = self.states.len();
         let k = ends.len();
-        let mut absorb = vec![vec![0.0; k]; n];
+        // Columns: the ends, then "never ends".
+        let mut absorb = vec![vec![0.0; k + 1]; n];
         let mut expected: Vec<Option<f64>> = vec![None; n];
         for (i, e) in self.end.iter().enumerate() {
             if let Some(e) = e {
                 let kind = ends.binary_search(e).unwrap_or(0);
                 absorb[i][kind] = 1.0;
                 expected[i] = Some(0.0);
+            } else if !can_end[i] {
+                absorb[i][k] = 1.0;
             }
         }
+        // Where each state of the component being solved sits in it (MAX: not in it).
+        let mut slot = vec![usize::MAX; n];
         for comp in self.components() {
-            if comp.len() == 1 && self.end[comp[0]].is_some() {
+            if comp.iter().any(|&s| self.end[s].is_some() || !can_end[s]) {
+                // A final state (alone in its component), or a component that cannot end.
                 continue;
             }
             let m = comp.len();
@@ -276,44 +358,41 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
                     max: limits.max_component as u64,
                 });
             }
-            let pos: BTreeMap<usize, usize> =
-                comp.iter().enumerate().map(|(a, &s)| (s, a)).collect();
-            // (I − Q) X = B, with k + 1 right-hand sides: the ends, then the rounds.
-            let mut a = vec![vec![0.0; m]; m];
-            let mut b = vec![vec![0.0; k + 1]; m];
-            let mut finite = vec![true; m];
-            let mut leaves = false;
             for (r, &s) in comp.iter().enumerate() {
-                a[r][r] += 1.0;
-                b[r][k] = 1.0;
-                for &(t, p) in &self.next[s] {
-                    match pos.get(&t) {
-                        Some(&c) => a[r][c] -= p,
-                        None => {
-                            leaves = true;
-                            for (bk, x) in b[r].iter_mut().zip(&absorb[t]) {
-                                *bk += p * x;
-                            }
-                            match expected[t] {
-                                Some(x) => b[r][k] += p * x,
-                                None => finite[r] = false,
-                            }
+                slot[s] = r;
+            }
+            // x = P x + b for the states of the loop: P their moves among themselves, b what
+            // their moves out of it bring (each end, never ending, and 1 + the rounds still
+            // to come); `out` is the chance of leaving.
+            let mut p = vec![vec![0.0; m]; m];
+            let mut b = vec![vec![0.0; k + 2]; m];
+            let mut out = vec![0.0; m];
+            let mut finite = true;
+            for (r, &s) in comp.iter().enumerate() {
+                b[r][k + 1] = 1.0;
+                for &(t, q) in &self.next[s] {
+                    if slot[t] != usize::MAX {
+                        p[r][slot[t]] += q;
+                    } else {
+                        out[r] += q;
+                        for (bk, x) in b[r].iter_mut().zip(&absorb[t]) {
+                            *bk += q * x;
+                        }
+                        match expected[t] {
+                            Some(x) => b[r][k + 1] += q * x,
+                            None => finite = false,
                         }
                     }
                 }
             }
-            if !leaves {
-                // A closed loop: no end is ever reached from it.
-                continue;
-            }
-            let x = gauss(a, b);
-            let any_infinite = finite.iter().any(|f| !f);
+            let x = solve_loop(p, b, out);
             for (r, &s) in comp.iter().enumerate() {
+                slot[s] = usize::MAX;
                 let row = &x[r];
-                absorb[s] = row[..k].to_vec();
-                let reach: f64 = row[..k].iter().sum();
-                // Expected rounds are finite only where the end is certain.
-                expected[s] = (!any_infinite && (1.0 - reach).abs() < 1e-9).then(|| row[k]);
+                absorb[s] = row[..=k].to_vec();
+                // Expected rounds are finite only where the end is certain: where no state
+                // this component leads to may never end.
+                expected[s] = finite.then(|| row[k + 1]);
             }
         }
         Ok((absorb, expected))
@@ -376,87 +455,128 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
     }
 
     /// P(the encounter ends after exactly `r` rounds), by pushing the mass forward round by
-    /// round.
-    fn rounds_law(&self, max_rounds: u32) -> Result<Dist<u32>, Error> {
+    /// round over the states that hold some. Mass that reaches a state that cannot end is
+    /// set aside at once (it is in the tail, never ended), so that a stall does not keep the
+    /// listing going to `max_rounds`.
+    fn rounds_law(&self, can_end: &[bool], max_rounds: u32) -> Result<Dist<u32>, Error> {
         let n = self.states.len();
-        let mut mass = vec![0.0; n];
-        let mut pairs = Vec::new();
         if self.end[0].is_some() {
             return Ok(Dist::certain(0));
         }
-        mass[0] = 1.0;
-        let mut left = 1.0;
+        let mut pairs = Vec::new();
+        let mut never = 0.0;
+        let mut mass = vec![0.0; n];
+        let mut next = vec![0.0; n];
+        // The states holding mass now, and those reached in the round being pushed.
+        let mut live: Vec<usize> = Vec::new();
+        let mut reached: Vec<usize> = Vec::new();
+        if can_end[0] {
+            mass[0] = 1.0;
+            live.push(0);
+        } else {
+            never = 1.0;
+        }
+        let mut left = mass[0];
         let mut round = 0u32;
         while left > ROUNDS_TOLERANCE && round < max_rounds {
             round += 1;
-            let mut next = vec![0.0; n];
-            for (s, &m) in mass.iter().enumerate() {
-                if m == 0.0 {
-                    continue;
-                }
+            for &s in &live {
+                let m = mass[s];
+                mass[s] = 0.0;
                 for &(t, p) in &self.next[s] {
+                    if next[t] == 0.0 {
+                        reached.push(t);
+                    }
                     next[t] += m * p;
                 }
             }
             let mut ended = 0.0;
             left = 0.0;
-            for (t, x) in next.iter_mut().enumerate() {
+            live.clear();
+            for &t in &reached {
+                let x = core::mem::replace(&mut next[t], 0.0);
+                if x == 0.0 {
+                    continue;
+                }
                 if self.end[t].is_some() {
-                    ended += *x;
-                    *x = 0.0;
+                    ended += x;
+                } else if !can_end[t] {
+                    never += x;
                 } else {
-                    left += *x;
+                    if mass[t] == 0.0 {
+                        live.push(t);
+                    }
+                    mass[t] += x;
+                    left += x;
                 }
             }
+            reached.clear();
             if ended > 0.0 {
                 pairs.push((round, ended));
             }
-            mass = next;
         }
-        Dist::from_pairs_and_tail(pairs, left.max(0.0))
+        Dist::from_pairs_and_tail(pairs, (left + never).max(0.0))
     }
 }
 
-/// Solves `a·x = b` (square `a`, several right-hand sides) by Gaussian elimination with
-/// partial pivoting. A singular system (which a component with a way out never gives) leaves
-/// zeros.
-fn gauss(mut a: Vec<Vec<f64>>, mut b: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
-    let m = a.len();
-    for col in 0..m {
-        let pivot = (col..m)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let d = a[col][col];
-        if d == 0.0 {
+/// Solves `x = P·x + b` for the states of one loop (several right-hand sides), where `P`
+/// holds the chances of moving among them (self-loops included) and `out[i]` the chance of
+/// leaving the loop from state `i`, by elimination in the way of Grassmann, Taksar and
+/// Heyman: eliminating state `j` sends the moves into it on along its own moves, and its
+/// chance of not staying put, `1 − P[j][j]`, is taken as the sum of its moves elsewhere and
+/// out, never by the subtraction. Every quantity is a sum of products of nonnegative numbers,
+/// so nothing cancels and the answers are accurate to rounding relative to their size,
+/// however slowly the loop is left. Every state must be able to leave the loop (then each
+/// divisor is positive); a state that cannot gets zeros.
+fn solve_loop(mut p: Vec<Vec<f64>>, mut b: Vec<Vec<f64>>, mut out: Vec<f64>) -> Vec<Vec<f64>> {
+    let m = p.len();
+    let width = b.first().map_or(0, Vec::len);
+    let mut leave = vec![0.0; m];
+    for j in 0..m {
+        // The chance that j moves on: to a state not yet eliminated, or out.
+        let d = out[j] + p[j][j + 1..].iter().sum::<f64>();
+        leave[j] = d;
+        if d <= 0.0 {
             continue;
         }
-        for r in col + 1..m {
-            let f = a[r][col] / d;
+        let (done, rest) = p.split_at_mut(j + 1);
+        let row_j = &done[j];
+        let (b_done, b_rest) = b.split_at_mut(j + 1);
+        let b_j = &b_done[j];
+        for (i, row_i) in rest.iter_mut().enumerate() {
+            let f = row_i[j] / d;
             if f == 0.0 {
                 continue;
             }
-            let (top, bottom) = a.split_at_mut(r);
-            for (x, y) in bottom[0][col..].iter_mut().zip(&top[col][col..]) {
-                *x -= f * y;
+            row_i[j] = 0.0;
+            for (x, &y) in row_i[j + 1..].iter_mut().zip(&row_j[j + 1..]) {
+                *x += f * y;
             }
-            let (top, bottom) = b.split_at_mut(r);
-            for (x, y) in bottom[0].iter_mut().zip(&top[col]) {
-                *x -= f * y;
+            for (x, &y) in b_rest[i].iter_mut().zip(b_j) {
+                *x += f * y;
             }
+            out[j + 1 + i] += f * out[j];
         }
     }
-    let width = b.first().map_or(0, Vec::len);
     let mut x = vec![vec![0.0; width]; m];
-    for r in (0..m).rev() {
-        let d = a[r][r];
-        for c in 0..width {
-            let mut s = b[r][c];
-            for j in r + 1..m {
-                s -= a[r][j] * x[j][c];
+    for j in (0..m).rev() {
+        let d = leave[j];
+        if d <= 0.0 {
+            continue;
+        }
+        let (now, later) = x.split_at_mut(j + 1);
+        let xj = &mut now[j];
+        xj.copy_from_slice(&b[j]);
+        for (l, xl) in later.iter().enumerate() {
+            let q = p[j][j + 1 + l];
+            if q != 0.0 {
+                for (a, &c) in xj.iter_mut().zip(xl) {
+                    *a += q * c;
+                }
             }
-            x[r][c] = if d == 0.0 { 0.0 } else { s / d };
+        }
+        for a in xj.iter_mut() {
+            *a /= d;
         }
     }
     x

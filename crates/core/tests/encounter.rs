@@ -250,3 +250,168 @@ fn played_encounters_follow_the_exact_law() {
     .unwrap();
     assert_eq!(dice_core::Roll::roll(&capped, &mut rng(1)), Ending::Capped);
 }
+
+/// One round of a standoff between two 1-hit-point fighters: A wins with `x`, B with `y`,
+/// with `z` both dig in for good (a loop with no way out), else nothing happens.
+#[derive(Clone, Copy)]
+struct Standoff {
+    x: f64,
+    y: f64,
+    z: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stand {
+    Open,
+    DugIn,
+    AWon,
+    BWon,
+}
+
+impl Encounter for Standoff {
+    type State = Stand;
+    type End = Who;
+    fn start(&self) -> Stand {
+        Stand::Open
+    }
+    fn end(&self, s: &Stand) -> Option<Who> {
+        match s {
+            Stand::AWon => Some(Who::A),
+            Stand::BWon => Some(Who::B),
+            _ => None,
+        }
+    }
+    fn round_law(&self, s: &Stand) -> Result<Dist<Stand>, Error> {
+        match s {
+            Stand::DugIn => Ok(Dist::certain(Stand::DugIn)),
+            _ => Dist::from_pairs([
+                (Stand::AWon, self.x),
+                (Stand::BWon, self.y),
+                (Stand::DugIn, self.z),
+                (Stand::Open, 1.0 - self.x - self.y - self.z),
+            ]),
+        }
+    }
+    fn play_round<R: Rng + ?Sized>(&self, s: &Stand, rng: &mut R) -> Stand {
+        if *s == Stand::DugIn {
+            return Stand::DugIn;
+        }
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if u < self.x {
+            Stand::AWon
+        } else if u < self.x + self.y {
+            Stand::BWon
+        } else if u < self.x + self.y + self.z {
+            Stand::DugIn
+        } else {
+            Stand::Open
+        }
+    }
+}
+
+#[test]
+fn the_chance_of_never_ending_is_solved_for_and_the_stall_found() {
+    let s = Standoff {
+        x: 0.3,
+        y: 0.2,
+        z: 0.001,
+    };
+    let law = end_law(&s, EncounterLimits::default()).unwrap();
+    // Each round ends it (for A, for B) or stalls it with x, y, z, so each is its share.
+    let all = s.x + s.y + s.z;
+    assert!((law.ends.probability(&Who::A) - s.x / all).abs() < 1e-15);
+    assert!((law.ends.probability(&Who::B) - s.y / all).abs() < 1e-15);
+    assert!((law.ends.tail() - s.z / all).abs() < 1e-15);
+    assert_eq!(law.expected_rounds, None);
+    assert_eq!(
+        dice_core::never_ending_states(&s, EncounterLimits::default()).unwrap(),
+        [Stand::DugIn]
+    );
+    // P(ended after exactly r rounds) = (1 − x − y − z)^(r−1) (x + y), listed until what
+    // is still open is below 1e-12; the stalled mass is set aside at once, so the listing
+    // stops there (about 40 rounds), not at the 10,000-round cap.
+    let open = 1.0 - all;
+    for (&r, p) in law.rounds.iter() {
+        let q = open.powi(r as i32 - 1) * (s.x + s.y);
+        assert!((p - q).abs() < 1e-15, "round {r}: {p} vs {q}");
+    }
+    let listed = law.rounds.len() as i32;
+    assert!(open.powi(listed) < 1e-12 && open.powi(listed - 1) >= 1e-12);
+    // The tail: what stalled in the listed rounds, and what is still open after them.
+    let rest = open.powi(listed);
+    assert!((law.rounds.tail() - (s.z / all * (1.0 - rest) + rest)).abs() < 1e-15);
+    // With no way to stall, nothing is left over, exactly.
+    let fair = Standoff { z: 0.0, ..s };
+    let law = end_law(&fair, EncounterLimits::default()).unwrap();
+    assert_eq!(law.ends.tail(), 0.0);
+    assert!(
+        dice_core::never_ending_states(&fair, EncounterLimits::default())
+            .unwrap()
+            .is_empty()
+    );
+    assert!((law.expected_rounds.unwrap() - 1.0 / (s.x + s.y)).abs() < 1e-12);
+}
+
+/// A walk on 0..=n: up with `p`, down with `q`, else it stays; it ends at 0 or n. Every
+/// inner state is in one loop, solved in one elimination.
+#[derive(Clone, Copy)]
+struct Walk {
+    n: u32,
+    start: u32,
+    p: f64,
+    q: f64,
+}
+
+impl Encounter for Walk {
+    type State = u32;
+    type End = Who;
+    fn start(&self) -> u32 {
+        self.start
+    }
+    fn end(&self, &s: &u32) -> Option<Who> {
+        match s {
+            0 => Some(Who::B),
+            s if s == self.n => Some(Who::A),
+            _ => None,
+        }
+    }
+    fn round_law(&self, &s: &u32) -> Result<Dist<u32>, Error> {
+        Dist::from_pairs([(s + 1, self.p), (s - 1, self.q), (s, 1.0 - self.p - self.q)])
+    }
+    fn play_round<R: Rng + ?Sized>(&self, &s: &u32, rng: &mut R) -> u32 {
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if u < self.p {
+            s + 1
+        } else if u < self.p + self.q {
+            s - 1
+        } else {
+            s
+        }
+    }
+}
+
+#[test]
+fn a_long_loop_is_solved_to_rounding() {
+    // Gambler's ruin: P(reach n before 0 from i) = (1 − r^i) / (1 − r^n), r = q / p; the
+    // mean number of rounds is i / (q − p) − (n / (q − p)) · P(reach n) for p ≠ q (the
+    // drift per round is p − q, staying put included).
+    for (n, start, p, q) in [
+        (300, 150, 0.30, 0.31),
+        (399, 7, 0.45, 0.40),
+        (60, 59, 0.2, 0.5),
+    ] {
+        let w = Walk { n, start, p, q };
+        let law = end_law(&w, EncounterLimits::default()).unwrap();
+        assert_eq!(law.states, n as usize + 1);
+        let r: f64 = q / p;
+        let win = (1.0 - r.powi(start as i32)) / (1.0 - r.powi(n as i32));
+        let got = law.ends.probability(&Who::A);
+        assert!((got - win).abs() < 1e-15, "{got} vs {win}");
+        // Gaussian elimination with partial pivoting was 1.6e-12 short on the first walk.
+        assert!((law.ends.total() - 1.0).abs() < 1e-15);
+        assert_eq!(law.ends.tail(), 0.0);
+        let mean = f64::from(start) / (q - p) - f64::from(n) / (q - p) * win;
+        let got = law.expected_rounds.unwrap();
+        assert!((got - mean).abs() < 1e-13 * mean, "{got} vs {mean}");
+    }
+}

@@ -546,8 +546,23 @@ impl Attack {
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn expected_damage(&self) -> f64 {
+        self.expected_damage_up_to(u32::MAX)
+    }
+
+    /// The expected hit points taken from a target who has `hit_points` left (damage beyond
+    /// them takes nothing more: hit points never go below zero, L33), from the 20 faces.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Ability, Attack, AttackKind, Rules};
+    /// // Shooting (2 damage, 5 on a natural 20) at defense 13 with 4 shooting: faces 9..=20.
+    /// let shot = Attack::new(AttackKind::Shooting, Some((Ability::Shooting, 4)), 13, &Rules::default())?;
+    /// assert!((shot.expected_damage_up_to(1) - 12.0 / 20.0).abs() < 1e-12);
+    /// assert!((shot.expected_damage_up_to(3) - (11.0 * 2.0 + 3.0) / 20.0).abs() < 1e-12);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn expected_damage_up_to(&self, hit_points: u32) -> f64 {
         (1..=20)
-            .map(|n| f64::from(self.result(n).damage))
+            .map(|n| f64::from(self.result(n).damage.min(hit_points)))
             .sum::<f64>()
             / 20.0
     }

@@ -7,15 +7,28 @@
 //! order (L23); the first round begins with the initiative roll. Its state ([`FightState`])
 //! is the initiative order and each combatant's [`Condition`]: no round counter.
 //!
-//! **One mechanic, one place.** Every turn of the exact law is carried out by
+//! **One mechanic, one place.** Every turn of the exact law is carried out by the steps of
 //! [`Fight::take_turn`] (the pure form) with the dice that matter: for each d20 the turn
 //! rolls, the faces are split by outcome (failure, success, automatic success) against the
-//! total and difficulty that `take_turn` itself reports for that roll, and one face of each
+//! total and difficulty that the turn itself reports for that roll, and one face of each
 //! outcome is played, weighted by how many faces give it. Faces with the same outcome give
 //! the same fight (nothing in a fight remembers the face), so this is exact; the tests check
 //! it against every face of every die. A played round ([`Encounter::play_round`]) rolls the
 //! same turns with [`Fight::start_rolled`] and [`Fight::take_turn_rolled`]. Nothing is
 //! approximated.
+//!
+//! **Equivalent situations are one state** ([`FightEncounter::normal_form`]): between
+//! rounds, a combatant out of the fight for good (escaped, or down with no one standing who
+//! could revive him) only ever passes, so where he sits in the initiative order and what
+//! was to last until his next turn do not matter; and twins (a boss's identical thugs) can
+//! trade places ([`FightEncounter::with_twins_merged`]). The rules and the tactics treat
+//! such situations alike, so the exact law is the same with far fewer states (the Boss and
+//! his thugs: 12,754 instead of about 63,000).
+//!
+//! **The default tactics do not stall** ([`Tactics`]): a hold alone or an evade only buys
+//! time, so a combatant with no ally standing does not spend his turns on them (but to
+//! escape); otherwise two lone fighters could hold or dodge each other for ever, and part of
+//! the fight would never end ([`dice_core::never_ending_states`] finds such states).
 //!
 //! ```
 //! use dice_core::{EncounterLimits, end_law};
@@ -30,18 +43,20 @@
 //! # Ok::<(), dice_scratch_rps::Error>(())
 //! ```
 
+use core::cell::{Cell, RefCell};
 use core::fmt;
 use std::collections::BTreeMap;
 use std::sync::RwLock;
 
 use dice_core::{Dist, Encounter, Exact, Policy, Rng};
+use rustc_hash::FxHashMap;
 
 use crate::ability::{Ability, Movement};
 use crate::attack::AttackKind;
 use crate::character::{Character, Health};
 use crate::error::Error;
 use crate::fight::{
-    Action, BonusAction, Combatant, CombatantId, Condition, Fight, Turn, TurnStatus,
+    Action, BonusAction, Combatant, CombatantId, Condition, Fight, RollReport, Turn, TurnStatus,
 };
 use crate::initiative::Initiative;
 use crate::roll::{Outcome, resolve};
@@ -197,19 +212,25 @@ impl fmt::Display for FightEnd {
 ///    otherwise his attack goes at that opponent.
 /// 5. **Attack** with the regular action, and the bonus action, worth the most: the expected
 ///    hit points it takes from opponents (never more than they have), plus, for a hold
-///    (L45), the damage the target would deal on the turn he loses; minus, for an attack
-///    that delays the attacker (knockout, or shooting and blasting when injured, L75–L79),
-///    the damage he gives up on his own next turn. **Engage** (L55) is taken when the +2 to
-///    the close-range rolls gains more than the −2 defense gives the opponents who act before
-///    his next turn; **take cover** (L57), where there is cover, when the +2 defense saves
-///    more than the −2 to the long-range rolls costs. The damage an opponent "would deal" is
-///    his best single attack action's expected damage ([`Fight::attack_for`]).
-/// 6. **Evade** (L49) when the hits the higher defense turns away are worth more than the
-///    best attack, or when no attack can be made.
+///    (L45), the damage the target would deal on the turn he loses, unless the hold is his
+///    whole turn and no ally of his is standing (a hold alone only trades his turn for the
+///    target's: with no one to use the time it never wins, and two lone holders would hold
+///    each other for ever); minus, for an attack that delays the attacker (knockout, or
+///    shooting and blasting when injured, L75–L79), the damage he gives up on his own next
+///    turn. **Engage** (L55) is taken when the +2 to the close-range rolls gains more than
+///    the −2 defense gives the opponents who act before his next turn; **take cover** (L57),
+///    where there is cover, when the +2 defense saves more than the −2 to the long-range
+///    rolls costs. The damage an opponent "would deal" is his best single attack action's
+///    expected damage ([`Fight::attack_for`]).
+/// 6. **Evade** (L49) when an ally of his is standing and the hits the higher defense turns
+///    away are worth more than the best attack (alone, dodging only puts off the end: he
+///    evades alone only to escape, 3.), or when no attack can be made.
 /// 7. **Do nothing** (L41).
 ///
-/// Every number is exact (each attack's odds from [`Fight::attack_for`]); ties go to the
-/// first turn in [`Fight::open_turns`]' order.
+/// Every number is exact (each attack's odds from [`Fight::attack_for`]); ties (values equal
+/// but for rounding) go to the first turn in [`Fight::open_turns`]' order, in the fight as
+/// [`FightEncounter::normal_form`] puts it (twins sorted by condition, then by place in the
+/// order: the one with fewer hit points first).
 ///
 /// ```
 /// use dice_core::Policy;
@@ -354,40 +375,133 @@ impl Reading<'_> {
             if !self.foes.contains(&t) {
                 return None;
             }
-            let a = self
-                .fight
-                .attack_for(self.who, kind, with, t, turn.bonus)
-                .ok()?;
-            hit = hit.max(a.hit_chance());
-            delays_me |= a.delays_attacker();
-            let hp = self.combatant(t).hit_points();
-            let dmg = a.damage_distribution().ok()?;
-            value += dmg
-                .iter()
-                .map(|(&d, p)| p * f64::from(d.min(hp)))
-                .sum::<f64>();
-            if kind.delays_target() && !self.combatant(t).is_delayed() {
-                value += a.hit_chance() * costs.threat_of[t];
+            let a = costs.roll(self, kind, with, t, turn.bonus)?;
+            hit = hit.max(a.hit);
+            delays_me |= a.delays_me;
+            value += a.damage;
+            // The turn a hold takes from its target is worth his damage, unless the hold is
+            // the whole turn of a holder with no ally standing: then no one uses that time.
+            let lone_hold = matches!(turn.action, Action::Hold { .. }) && !costs.ally_standing;
+            if kind.delays_target() && !self.combatant(t).is_delayed() && !lone_hold {
+                value += a.hit * costs.threat_of(self, t);
             }
         }
         if delays_me {
-            value -= costs.my_threat;
+            value -= costs.threat_of(self, self.who);
         }
         match turn.bonus {
-            Some(BonusAction::Engage) => value -= costs.engage,
-            Some(BonusAction::TakeCover) => value += costs.cover,
+            Some(BonusAction::Engage) => value -= costs.engage(self),
+            Some(BonusAction::TakeCover) => value += costs.cover(self),
             _ => {}
         }
         Some((hit, value))
     }
 }
 
-/// Numbers worked out once per decision.
+/// Two values closer than this are a tie (they differ only by rounding, the order in which
+/// their terms were added): the first turn listed wins it.
+const TIE: f64 = 1e-9;
+
+/// What one attack roll of mine is worth: its hit chance, the hit points it takes (never
+/// more than the target has), whether it delays me.
+#[derive(Clone, Copy)]
+struct RollWorth {
+    hit: f64,
+    damage: f64,
+    delays_me: bool,
+}
+
+/// An attack roll: its kind, ability, target and the bonus action before it.
+type RollKey = (AttackKind, Option<Ability>, CombatantId, Option<BonusAction>);
+
+/// Numbers worked out at most once per decision, when first needed.
 struct Costs {
-    threat_of: Vec<f64>,
-    my_threat: f64,
-    engage: f64,
-    cover: f64,
+    ally_standing: bool,
+    /// The attack rolls weighed so far (many turns share a roll: two fighting attacks).
+    rolls: RefCell<Vec<(RollKey, Option<RollWorth>)>>,
+    /// What each combatant would deal on his turn ([`Reading::threat`]).
+    threat_of: RefCell<Vec<Option<f64>>>,
+    /// What the foes would deal me before my next turn ([`Reading::exposure`]).
+    base: Cell<Option<f64>>,
+    engage: Cell<Option<f64>>,
+    cover: Cell<Option<f64>>,
+}
+
+impl Costs {
+    fn new(r: &Reading<'_>, ally_standing: bool) -> Costs {
+        Costs {
+            ally_standing,
+            rolls: RefCell::new(Vec::new()),
+            threat_of: RefCell::new(vec![None; r.fight.combatants().len()]),
+            base: Cell::new(None),
+            engage: Cell::new(None),
+            cover: Cell::new(None),
+        }
+    }
+
+    /// The worth of an attack roll of mine ([`Fight::attack_for`]); `None` if the rules
+    /// refuse it.
+    fn roll(
+        &self,
+        r: &Reading<'_>,
+        kind: AttackKind,
+        with: Option<Ability>,
+        target: CombatantId,
+        bonus: Option<BonusAction>,
+    ) -> Option<RollWorth> {
+        let key = (kind, with, target, bonus);
+        if let Some((_, w)) = self.rolls.borrow().iter().find(|(k, _)| *k == key) {
+            return *w;
+        }
+        let worth = r
+            .fight
+            .attack_for(r.who, kind, with, target, bonus)
+            .ok()
+            .map(|a| RollWorth {
+                hit: a.hit_chance(),
+                damage: a.expected_damage_up_to(r.combatant(target).hit_points()),
+                delays_me: a.delays_attacker(),
+            });
+        self.rolls.borrow_mut().push((key, worth));
+        worth
+    }
+
+    fn threat_of(&self, r: &Reading<'_>, id: CombatantId) -> f64 {
+        if let Some(Some(x)) = self.threat_of.borrow().get(id) {
+            return *x;
+        }
+        let x = r.threat(id);
+        if let Some(slot) = self.threat_of.borrow_mut().get_mut(id) {
+            *slot = Some(x);
+        }
+        x
+    }
+
+    fn once(cell: &Cell<Option<f64>>, f: impl FnOnce() -> f64) -> f64 {
+        cell.get().unwrap_or_else(|| {
+            let x = f();
+            cell.set(Some(x));
+            x
+        })
+    }
+
+    fn base(&self, r: &Reading<'_>) -> f64 {
+        Self::once(&self.base, || r.exposure(0))
+    }
+
+    /// What engaging gives the foes: my defense 2 lower until my next turn.
+    fn engage(&self, r: &Reading<'_>) -> f64 {
+        Self::once(&self.engage, || {
+            r.exposure(-crate::fight::ENGAGE_DEFENSE_PENALTY) - self.base(r)
+        })
+    }
+
+    /// What taking cover saves: my defense 2 higher until my next turn.
+    fn cover(&self, r: &Reading<'_>) -> f64 {
+        Self::once(&self.cover, || {
+            self.base(r) - r.exposure(crate::fight::TAKE_COVER_DEFENSE_BONUS)
+        })
+    }
 }
 
 impl Policy<Fight, Turn> for Tactics {
@@ -408,13 +522,7 @@ impl Policy<Fight, Turn> for Tactics {
         if giving_up && open.contains(&escape) {
             return escape;
         }
-        let base = r.exposure(0);
-        let costs = Costs {
-            threat_of: (0..cs.len()).map(|i| r.threat(i)).collect(),
-            my_threat: r.threat(who),
-            engage: r.exposure(-crate::fight::ENGAGE_DEFENSE_PENALTY) - base,
-            cover: base - r.exposure(crate::fight::TAKE_COVER_DEFENSE_BONUS),
-        };
+        let costs = Costs::new(&r, ally_standing);
         let attacks: Vec<(&Turn, f64, f64)> = open
             .iter()
             .filter_map(|t| r.attack_value(t, &costs).map(|(h, v)| (t, h, v)))
@@ -433,7 +541,7 @@ impl Policy<Fight, Turn> for Tactics {
                 })
                 .min_by_key(|&(hp, id, _)| (hp, id));
             if let Some((_, _, t)) = patient {
-                if roll.success_chance() >= best_hit {
+                if roll.success_chance() >= best_hit - TIE {
                     return t.clone();
                 }
             }
@@ -486,11 +594,11 @@ impl Policy<Fight, Turn> for Tactics {
                     _ => None,
                 })
                 .fold(None::<(f64, &Turn)>, |b, x| match b {
-                    Some(b) if b.0 >= x.0 => Some(b),
+                    Some(b) if b.0 >= x.0 - TIE => Some(b),
                     _ => Some(x),
                 });
             if let Some((p, t)) = catch {
-                if p > hit_him {
+                if p > hit_him + TIE {
                     return t.clone();
                 }
             }
@@ -502,15 +610,15 @@ impl Policy<Fight, Turn> for Tactics {
         let best = attacks
             .iter()
             .fold(None::<(&Turn, f64)>, |b, &(t, _, v)| match b {
-                Some(b) if b.1 >= v => Some(b),
+                Some(b) if b.1 >= v - TIE => Some(b),
                 _ => Some((t, v)),
             });
         let evade_value = evade.map(|(level, t)| {
             let level = i64::from(level);
-            (base - r.exposure(level), t)
+            (costs.base(&r) - r.exposure(level), t)
         });
         match (best, evade_value) {
-            (Some((_, v)), Some((e, t))) if e > v && e > 0.0 => t.clone(),
+            (Some((_, v)), Some((e, t))) if ally_standing && e > v + TIE && e > TIE => t.clone(),
             (Some((t, _)), _) => t.clone(),
             (None, Some((_, t))) => t.clone(),
             (None, None) => {
@@ -549,7 +657,9 @@ pub struct FightEncounter<P = Tactics> {
     names: Vec<String>,
     sides: Vec<String>,
     policy: P,
-    chosen: RwLock<BTreeMap<(FightState, usize), Turn>>,
+    chosen: RwLock<FxHashMap<(FightState, usize), Turn>>,
+    /// Twins merged by symmetry: classes of two or more ids, increasing; empty when off.
+    twins: Vec<Vec<CombatantId>>,
 }
 
 impl<P: Clone> Clone for FightEncounter<P> {
@@ -559,8 +669,86 @@ impl<P: Clone> Clone for FightEncounter<P> {
             names: self.names.clone(),
             sides: self.sides.clone(),
             policy: self.policy.clone(),
-            chosen: RwLock::new(BTreeMap::new()),
+            chosen: RwLock::default(),
+            twins: self.twins.clone(),
         }
+    }
+}
+
+/// The classes of twins of `fight` (combatants who can trade places, [`Combatant`]'s
+/// `is_twin_of`), each of two or more ids in increasing order.
+fn twin_classes(fight: &Fight) -> Vec<Vec<CombatantId>> {
+    let cs = fight.combatants();
+    let mut classes: Vec<Vec<CombatantId>> = Vec::new();
+    for (id, c) in cs.iter().enumerate() {
+        match classes.iter_mut().find(|k| cs[k[0]].is_twin_of(c)) {
+            Some(k) => k.push(id),
+            None => classes.push(vec![id]),
+        }
+    }
+    classes.retain(|k| k.len() > 1);
+    classes
+}
+
+/// `state` with combatant `id` renamed `to[id]` (a permutation of the ids).
+fn relabel(state: &FightState, to: &[CombatantId]) -> FightState {
+    let mut conditions = state.conditions.clone();
+    for (id, c) in state.conditions.iter().enumerate() {
+        if let Some(slot) = to.get(id).and_then(|&t| conditions.get_mut(t)) {
+            *slot = *c;
+        }
+    }
+    FightState {
+        order: state
+            .order
+            .iter()
+            .map(|&id| to.get(id).copied().unwrap_or(id))
+            .collect(),
+        conditions,
+    }
+}
+
+/// `turn` with combatant `id` renamed `to[id]`.
+fn relabel_turn(turn: &Turn, to: &[CombatantId]) -> Turn {
+    let r = |id: &CombatantId| to.get(*id).copied().unwrap_or(*id);
+    let action = match &turn.action {
+        Action::BasicAttack { target, with } => Action::BasicAttack {
+            target: r(target),
+            with: *with,
+        },
+        Action::Hold { target, with } => Action::Hold {
+            target: r(target),
+            with: *with,
+        },
+        Action::ThrowObject { target } => Action::ThrowObject { target: r(target) },
+        Action::Catch { target, with } => Action::Catch {
+            target: r(target),
+            with: *with,
+        },
+        Action::Shoot { target } => Action::Shoot { target: r(target) },
+        Action::Blast { targets } => Action::Blast {
+            targets: targets.iter().map(r).collect(),
+        },
+        Action::Knockout { target } => Action::Knockout { target: r(target) },
+        Action::FightingAttacks { first, second } => Action::FightingAttacks {
+            first: r(first),
+            second: r(second),
+        },
+        Action::WrestlingAttacks {
+            basic_attack,
+            hold,
+            hold_first,
+        } => Action::WrestlingAttacks {
+            basic_attack: r(basic_attack),
+            hold: r(hold),
+            hold_first: *hold_first,
+        },
+        Action::Heal { target } => Action::Heal { target: r(target) },
+        a @ (Action::Nothing | Action::Evade { .. } | Action::Escape) => a.clone(),
+    };
+    Turn {
+        bonus: turn.bonus,
+        action,
     }
 }
 
@@ -605,9 +793,10 @@ impl FightEncounter<Tactics> {
                 .map(|i| format!("#{i}"))
                 .collect(),
             sides: (0..=max).map(|t| format!("team {t}")).collect(),
+            twins: twin_classes(&fight),
             fight,
             policy: Tactics,
-            chosen: RwLock::new(BTreeMap::new()),
+            chosen: RwLock::default(),
         })
     }
 }
@@ -651,7 +840,8 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         Ok(self)
     }
 
-    /// The same encounter played with `policy` instead.
+    /// The same encounter played with `policy` instead. Twins are not merged for it (see
+    /// [`FightEncounter::with_twins_merged`]).
     ///
     /// ```
     /// use dice_core::{EncounterLimits, Policy, end_law};
@@ -677,7 +867,177 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             names: self.names,
             sides: self.sides,
             policy,
-            chosen: RwLock::new(BTreeMap::new()),
+            chosen: RwLock::default(),
+            twins: Vec::new(),
+        }
+    }
+
+    /// The same encounter with twins merged: combatants identical but for their condition
+    /// (the same character, side, minion or not, in water or not), such as a boss's two
+    /// thugs, can trade places without changing anything the rules look at, so the exact
+    /// law counts a situation and its mirror image (the twins' conditions and places in the
+    /// order swapped) once. The policy is then asked with the twins in a standard order
+    /// (sorted by condition, then by place in the initiative order) and its answer renamed
+    /// back, so that it treats twins alike; a policy that does not care which twin is which
+    /// plays the same. [`FightEncounter::new`] (the [`Tactics`]) merges them; after
+    /// [`FightEncounter::with_policy`], call this to merge them for another policy.
+    ///
+    /// ```
+    /// use dice_core::{EncounterLimits, end_law};
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules, Tactics};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 fighting, 4 toughness")?, 0))?;
+    /// for _ in 0..2 {
+    ///     fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1).minion())?;
+    /// }
+    /// let merged = FightEncounter::new(fight.clone())?;
+    /// assert_eq!(merged.twins(), [vec![1, 2]]);
+    /// let apart = FightEncounter::new(fight)?.with_policy(Tactics);
+    /// assert!(apart.twins().is_empty());
+    /// let (a, b) = (end_law(&merged, EncounterLimits::default())?, end_law(&apart, EncounterLimits::default())?);
+    /// assert!(a.states < b.states);
+    /// assert!((a.ends.total() - 1.0).abs() < 1e-12);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn with_twins_merged(mut self) -> Self {
+        self.twins = twin_classes(&self.fight);
+        self
+    }
+
+    /// The classes of twins merged (each of two or more ids, increasing); empty when twins
+    /// are not merged.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// assert!(FightEncounter::new(fight)?.twins().is_empty()); // different sides
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn twins(&self) -> &[Vec<CombatantId>] {
+        &self.twins
+    }
+
+    /// The renaming of twins that puts `state` in its standard form (each class sorted by
+    /// condition, then by place in the initiative order): `to[id]` is `id`'s new name.
+    /// `None` when no one is renamed.
+    fn standard_names(&self, state: &FightState) -> Option<Vec<CombatantId>> {
+        if self.twins.is_empty() {
+            return None;
+        }
+        let place = |id: CombatantId| {
+            state
+                .order
+                .iter()
+                .position(|&x| x == id)
+                .unwrap_or(usize::MAX)
+        };
+        let mut to: Vec<CombatantId> = (0..state.conditions.len()).collect();
+        let mut moved = false;
+        for class in &self.twins {
+            let mut members = class.clone();
+            members.sort_by_key(|&id| (state.conditions.get(id).copied(), place(id)));
+            for (&name, &id) in class.iter().zip(&members) {
+                if let Some(slot) = to.get_mut(id) {
+                    *slot = name;
+                    moved |= id != name;
+                }
+            }
+        }
+        moved.then_some(to)
+    }
+
+    /// `state` in its standard form (itself when twins are not merged).
+    fn standard(&self, state: &FightState) -> FightState {
+        match self.standard_names(state) {
+            Some(to) => relabel(state, &to),
+            None => state.clone(),
+        }
+    }
+
+    /// Whether each combatant is out of the fight for good in `state`: escaped (L53),
+    /// without toughness (L71), or at 0 hit points with no way back: a minion (L107), or no
+    /// one standing who has healing to revive him (L99). His turns never come again.
+    fn out_for_good<'s>(&'s self, state: &'s FightState) -> impl Fn(CombatantId) -> bool + 's {
+        let cs = self.fight.combatants();
+        let healer = cs.iter().zip(&state.conditions).any(|(c, k)| {
+            !k.has_escaped()
+                && k.hit_points() > 0
+                && c.character().toughness() > 0
+                && c.character().has(Ability::Healing)
+        });
+        move |id| {
+            let k = &state.conditions[id];
+            k.has_escaped()
+                || cs[id].character().toughness() == 0
+                || (k.hit_points() == 0 && (cs[id].is_minion() || !healer))
+        }
+    }
+
+    /// `state` with those out for good set aside: what lasts only until their next turn
+    /// forgotten (it never comes), and their places in the initiative order moved to its
+    /// end, by id (they only ever pass, so where they pass changes nothing). With `position`
+    /// the place of the turn to come, also where that turn is in the new order. `None` when
+    /// nothing changes.
+    fn settle(&self, state: &FightState, position: usize) -> Option<(FightState, usize)> {
+        let out = self.out_for_good(state);
+        let n = state.conditions.len();
+        let living = state.order.iter().filter(|&&id| !out(id)).count();
+        let in_place = state.order.iter().enumerate().all(|(i, &id)| {
+            // The living first, then those out by id.
+            i < living && !out(id)
+                || i >= living && out(id) && (i == living || state.order[i - 1] < id)
+        });
+        let fresh = (0..n).all(|id| !out(id) || state.conditions[id] == state.conditions[id].settled());
+        if in_place && fresh {
+            return None;
+        }
+        let conditions = (0..n)
+            .map(|id| {
+                let k = state.conditions[id];
+                if out(id) { k.settled() } else { k }
+            })
+            .collect();
+        let current = state.order.get(position).copied();
+        let mut order: Vec<CombatantId> =
+            state.order.iter().copied().filter(|&id| !out(id)).collect();
+        let position = current
+            .and_then(|c| order.iter().position(|&id| id == c))
+            .unwrap_or(position);
+        if !state.order.is_empty() {
+            order.extend((0..n).filter(|&id| out(id)));
+        }
+        Some((FightState { order, conditions }, position))
+    }
+
+    /// The one state that stands, between rounds, for every state equivalent to `state`:
+    /// those out of the fight for good (escaped, L53; without toughness, L71; or at 0 hit
+    /// points with no way back, a minion, L107, or no one standing who can heal, L99) set
+    /// aside, what lasts only until their next turn forgotten and their places moved to the
+    /// end of the initiative order (they only ever pass, so nothing changes), then twins in
+    /// their standard order ([`FightEncounter::with_twins_merged`]). The states of
+    /// [`Encounter::round_law`] are in this form, and the policy is asked about fights in
+    /// it, so that equivalent situations are one state of the exact law.
+    ///
+    /// ```
+    /// use dice_core::Encounter;
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, FightState, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 fighting, 3 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("3 toughness")?, 1).with_hit_points(0)?)?;
+    /// fight.add(Combatant::new(Character::from_stat_block("1 shooting, 3 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight.clone())?;
+    /// fight.start(&[5, 20, 1], &[])?; // #1 is down with no healer: out for good
+    /// let s = FightState::of(&fight);
+    /// assert_eq!(s.order(), [1, 0, 2]);
+    /// assert_eq!(e.normal_form(&s).order(), [0, 2, 1]);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn normal_form(&self, state: &FightState) -> FightState {
+        match self.settle(state, 0) {
+            Some((settled, _)) => self.standard(&settled),
+            None => self.standard(state),
         }
     }
 
@@ -726,7 +1086,9 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     }
 
     /// The turn the policy takes in `fight` (started, the current combatant able to act),
-    /// remembered for the fight's state.
+    /// remembered for the fight's state. With twins merged the policy is asked about the
+    /// fight in its standard form and the answer renamed back
+    /// ([`FightEncounter::with_twins_merged`]).
     ///
     /// ```
     /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, FightEncounter, Rules};
@@ -739,7 +1101,32 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn decide(&self, fight: &Fight) -> Turn {
-        let key = (FightState::of(fight), fight.position());
+        let state = FightState::of(fight);
+        let (state, position, settled) = match self.settle(&state, fight.position()) {
+            Some((settled, position)) => (settled, position, true),
+            None => (state, fight.position(), false),
+        };
+        match self.standard_names(&state) {
+            None if settled => self.decide_as(&self.fight_at(&state, position), state, position),
+            None => self.decide_as(fight, state, position),
+            Some(to) => {
+                // Asked in the standard form, answered in this fight's names.
+                let standard = relabel(&state, &to);
+                let turn = self.decide_as(&self.fight_at(&standard, position), standard, position);
+                let mut back = vec![0; to.len()];
+                for (id, &name) in to.iter().enumerate() {
+                    if let Some(b) = back.get_mut(name) {
+                        *b = id;
+                    }
+                }
+                relabel_turn(&turn, &back)
+            }
+        }
+    }
+
+    /// The policy's turn in `fight`, whose state is `state`, remembered.
+    fn decide_as(&self, fight: &Fight, state: FightState, position: usize) -> Turn {
+        let key = (state, position);
         if let Ok(map) = self.chosen.read() {
             if let Some(t) = map.get(&key) {
                 return t.clone();
@@ -794,7 +1181,14 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         }
         let turn = self.decide(&fight);
         let mut out = Vec::new();
-        outcomes(&fight, &turn, &mut Vec::new(), 1.0, &mut out)
+        outcomes(
+            &fight,
+            &turn,
+            &mut Vec::new(),
+            1.0,
+            &mut Scratch::default(),
+            &mut out,
+        )
             .map_err(|e| Error::Scene(format!("the tactics chose `{turn}`, refused: {e}")))?;
         Ok(Dist::from_pairs(out)?)
     }
@@ -907,35 +1301,58 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     }
 }
 
-/// Plays `turn` in `fight` with every outcome of each die, one face per outcome, pushing
-/// `(state, chance)` to `out`.
+/// Room reused by [`outcomes`]: the combatants after a turn, its rolls, and dice to probe.
+#[derive(Default)]
+struct Scratch {
+    state: Vec<Combatant>,
+    rolls: Vec<RollReport>,
+    probe: Vec<u32>,
+}
+
+/// Plays `turn` in `fight` (the current combatant's, who can act) with every outcome of each
+/// die, one face per outcome, pushing `(state, chance)` to `out`. Each play is
+/// [`Fight::take_turn`]'s own steps on a scratch copy of the combatants.
 fn outcomes(
     fight: &Fight,
     turn: &Turn,
     dice: &mut Vec<u32>,
     weight: f64,
+    scratch: &mut Scratch,
     out: &mut Vec<(FightState, f64)>,
 ) -> Result<(), Error> {
+    let actor = fight
+        .current()
+        .ok_or(Error::FightPhase("roll initiative first"))?;
     let k = turn.action.dice_needed();
     let i = dice.len();
     if i == k {
-        let mut f = fight.clone();
-        f.take_turn(turn.clone(), dice)?;
-        out.push((FightState::of(&f), weight));
+        fight.carry_out(actor, turn, dice, &mut scratch.state, &mut scratch.rolls)?;
+        let state = FightState {
+            order: fight.order().to_vec(),
+            conditions: scratch.state.iter().map(Combatant::condition).collect(),
+        };
+        out.push((state, weight));
         return Ok(());
     }
-    // The roll this die is for, as take_turn reports it after the dice so far.
-    let mut probe = dice.clone();
-    probe.resize(k, 1);
-    let report = fight.clone().take_turn(turn.clone(), &probe)?;
-    let roll = report.rolls.get(i).ok_or(Error::Dice {
+    // The roll this die is for, as the turn reports it after the dice so far.
+    scratch.probe.clear();
+    scratch.probe.extend_from_slice(dice);
+    scratch.probe.resize(k, 1);
+    fight.carry_out(
+        actor,
+        turn,
+        &scratch.probe,
+        &mut scratch.state,
+        &mut scratch.rolls,
+    )?;
+    let roll = scratch.rolls.get(i).ok_or(Error::Dice {
         needed: k,
-        given: report.rolls.len(),
+        given: scratch.rolls.len(),
     })?;
-    let modifier = roll.total - i64::from(roll.natural);
-    let mut classes: Vec<(Outcome, u32, u32)> = Vec::new();
+    let (modifier, difficulty) = (roll.total - i64::from(roll.natural), roll.difficulty);
+    let mut classes: Vec<(Outcome, u32, u32)> = Vec::with_capacity(3);
     for face in 1..=20 {
-        let o = resolve(face, modifier, roll.difficulty)?;
+        let o = resolve(face, modifier, difficulty)?;
         match classes.iter_mut().find(|c| c.0 == o) {
             Some(c) => c.2 += 1,
             None => classes.push((o, face, 1)),
@@ -943,7 +1360,7 @@ fn outcomes(
     }
     for (_, face, count) in classes {
         dice.push(face);
-        outcomes(fight, turn, dice, weight * f64::from(count) / 20.0, out)?;
+        outcomes(fight, turn, dice, weight * f64::from(count) / 20.0, scratch, out)?;
         dice.pop();
     }
     Ok(())
@@ -1021,10 +1438,16 @@ impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
                 })
         };
         let mut law = start;
-        for position in 0..self.fight.combatants().len() {
+        let n = self.fight.combatants().len();
+        for position in 0..n {
             law = law.and_then(|s| self.turn_law(s, position).map_err(core_error))?;
+            if !self.twins.is_empty() && position + 1 < n {
+                // A situation and its mirror images are one.
+                law = law.map(|s| self.standard(s));
+            }
         }
-        Ok(law)
+        // Between rounds: every state equivalent to another is that one.
+        Ok(law.map(|s| self.normal_form(s)))
     }
 
     /// The same round rolled: [`Fight::start_rolled`] in the first round, then
@@ -1218,3 +1641,4 @@ impl Scene {
         FightEncounter::new(fight)?.with_names(names, sides)
     }
 }
+

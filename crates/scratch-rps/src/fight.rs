@@ -386,6 +386,17 @@ impl Combatant {
         }
     }
 
+    /// Whether `other` is the same combatant but for his [`Condition`]: the same character,
+    /// side, minion or not, in water or not, under the same sky. Two such twins can trade
+    /// places in a fight without changing anything the rules look at.
+    pub(crate) fn is_twin_of(&self, other: &Combatant) -> bool {
+        self.character == other.character
+            && self.team == other.team
+            && self.minion == other.minion
+            && self.in_water == other.in_water
+            && self.room_to_fly == other.room_to_fly
+    }
+
     /// Puts back a condition taken with [`Combatant::condition`].
     pub(crate) fn restore(&mut self, c: &Condition) {
         self.hp = c.hp;
@@ -443,6 +454,21 @@ pub struct Condition {
 }
 
 impl Condition {
+    /// The same condition with everything that lasts only until his next turn, or while he
+    /// can act, put aside (delay, evade, shifts of defense, being out of close range): the
+    /// condition of someone out of the fight for good, whose next turn never comes.
+    pub(crate) fn settled(&self) -> Condition {
+        Condition {
+            hp: self.hp,
+            escaped: self.escaped,
+            delayed: false,
+            evasion: None,
+            caught_or_hit: false,
+            defense_shift: 0,
+            airborne: false,
+        }
+    }
+
     /// Hit points.
     ///
     /// ```
@@ -685,6 +711,21 @@ impl Action {
             Action::FightingAttacks { .. } | Action::WrestlingAttacks { .. } => 2,
             Action::Blast { targets } => targets.len(),
             _ => 1,
+        }
+    }
+
+    /// The ability the action cannot be taken without (L11), if any.
+    fn ability_needed(&self) -> Option<Ability> {
+        match self {
+            Action::BasicAttack { with, .. } | Action::Hold { with, .. } => *with,
+            Action::Evade { with } | Action::Catch { with, .. } => with.map(Movement::ability),
+            Action::Shoot { .. } => Some(Ability::Shooting),
+            Action::Blast { .. } => Some(Ability::Blasting),
+            Action::Knockout { .. } => Some(Ability::Knockout),
+            Action::FightingAttacks { .. } => Some(Ability::Fighting),
+            Action::WrestlingAttacks { .. } => Some(Ability::Wrestling),
+            Action::Heal { .. } => Some(Ability::Healing),
+            Action::Nothing | Action::ThrowObject { .. } | Action::Escape => None,
         }
     }
 
@@ -1349,20 +1390,9 @@ impl Fight {
         for &d in dice {
             check_natural(d)?;
         }
-        let mut state = self.combatants.clone();
-        state[a].begin_turn();
-        let mut run = Run {
-            state: &mut state,
-            env: &self.environment,
-            rules: &self.rules,
-            actor: a,
-            bonus: turn.bonus,
-            dice,
-            used: 0,
-            rolls: Vec::new(),
-        };
-        let (delayed_self, escaped) = run.turn(&turn)?;
-        let rolls = run.rolls;
+        let mut state = Vec::new();
+        let mut rolls = Vec::new();
+        let (delayed_self, escaped) = self.carry_out(a, &turn, dice, &mut state, &mut rolls)?;
         self.combatants = state;
         let report = TurnReport {
             actor: a,
@@ -1527,24 +1557,83 @@ impl Fight {
             }
         }
         let mut open = Vec::new();
+        // Each turn is carried out by take_turn's own steps on one scratch copy of the
+        // combatants, reused; an action needing an ability he lacks is refused by those
+        // steps (L11), so it is not tried.
+        let mut state = Vec::with_capacity(self.combatants.len());
+        let mut rolls = Vec::new();
+        const ONES: [u32; BLASTING_TARGETS] = [1; BLASTING_TARGETS];
+        let actor = &self.combatants[me];
+        let healthy = actor.health() == Health::Healthy;
         for action in actions {
+            // Refused whatever the dice (L11, L47, L51, L81, L83): not tried.
+            let refused = action
+                .ability_needed()
+                .is_some_and(|a| actor.character.level(a) == 0)
+                || match &action {
+                    Action::Catch { target, .. } => self.combatants[*target].evasion.is_none(),
+                    Action::ThrowObject { .. } => !self.environment.throwable_object,
+                    Action::FightingAttacks { .. } | Action::WrestlingAttacks { .. } => !healthy,
+                    _ => false,
+                };
+            if refused {
+                continue;
+            }
+            let Some(dice) = ONES.get(..action.dice_needed()) else {
+                continue;
+            };
             let bonuses: &[Option<BonusAction>] = match action.range() {
                 Some(Range::Close) => &[None, Some(BonusAction::Engage)],
-                Some(Range::Long) => &[None, Some(BonusAction::TakeCover)],
-                None => &[None],
+                Some(Range::Long) if self.environment.cover => {
+                    &[None, Some(BonusAction::TakeCover)]
+                }
+                Some(Range::Long) | None => &[None],
             };
             for &bonus in bonuses {
                 let turn = Turn {
                     bonus,
                     action: action.clone(),
                 };
-                let dice = vec![1; turn.action.dice_needed()];
-                if self.clone().take_turn(turn.clone(), &dice).is_ok() {
+                if self
+                    .carry_out(me, &turn, dice, &mut state, &mut rolls)
+                    .is_ok()
+                {
                     open.push(turn);
                 }
             }
         }
         open
+    }
+
+    /// Carries out `turn` for `actor` with `dice` on `state`, a copy of the combatants made
+    /// here (the fight itself does not change); the rolls are left in `rolls`. Returns
+    /// (delayed himself, escaped). [`Fight::take_turn`] is these steps after its checks
+    /// (whose turn it is, how many dice), then the move to the next turn.
+    pub(crate) fn carry_out(
+        &self,
+        actor: CombatantId,
+        turn: &Turn,
+        dice: &[u32],
+        state: &mut Vec<Combatant>,
+        rolls: &mut Vec<RollReport>,
+    ) -> Result<(bool, bool), Error> {
+        state.clear();
+        state.extend_from_slice(&self.combatants);
+        state[actor].begin_turn();
+        rolls.clear();
+        let mut run = Run {
+            state,
+            env: &self.environment,
+            rules: &self.rules,
+            actor,
+            bonus: turn.bonus,
+            dice,
+            used: 0,
+            rolls: core::mem::take(rolls),
+        };
+        let result = run.turn(turn);
+        *rolls = run.rolls;
+        result
     }
 
     /// The same fight at `position` in the initiative `order`, its combatants in

@@ -182,13 +182,12 @@ impl RollKind {
 /// println!("{plain}: {outcome}");
 /// # Ok::<(), dice_scratch_rps::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct D20Roll {
     kind: RollKind,
     modifier: i64,
     difficulty: i64,
     natural_20_without_ability: bool,
-    check: VersusTarget,
 }
 
 impl D20Roll {
@@ -239,18 +238,19 @@ impl D20Roll {
     ) -> Result<D20Roll, Error> {
         check_range("difficulty", difficulty)?;
         check_range("modifier", modifier)?;
-        let total_modifier = i64::from(kind.level()) + modifier;
-        let check = VersusTarget::new(
-            Sum::new(Pool::new(1, D20)?, Keep::All, total_modifier)?,
-            difficulty,
-        )?;
-        Ok(D20Roll {
+        let roll = D20Roll {
             kind,
             modifier,
             difficulty,
             natural_20_without_ability,
-            check,
-        })
+        };
+        // The dice-core form is built on demand ([`D20Roll::check`]), so that making a roll
+        // allocates nothing: the ranges checked above keep it within dice-core's limits.
+        const _: () = assert!(
+            crate::MAX_DIFFICULTY + MAX_LEVEL as i64 <= dice_core::MAX_MODIFIER,
+            "a checked roll always makes a dice-core VersusTarget"
+        );
+        Ok(roll)
     }
 
     /// The same roll with a situational modifier added to the die (engage +2, take cover −2,
@@ -332,15 +332,22 @@ impl D20Roll {
     }
 
     /// The dice-core form of the roll: `1d20 + modifiers` against the difficulty (without
-    /// the natural-20 rule).
+    /// the natural-20 rule), built on demand.
+    ///
+    /// # Errors
+    /// None for a roll made by this type's constructors (their range checks keep it within
+    /// dice-core's limits); the `Result` is dice-core's.
     ///
     /// ```
     /// let r = dice_scratch_rps::D20Roll::ability(3, 15)?;
-    /// assert_eq!(r.check().to_string(), "1d20+3 vs 15");
+    /// assert_eq!(r.check()?.to_string(), "1d20+3 vs 15");
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
-    pub fn check(&self) -> &VersusTarget {
-        &self.check
+    pub fn check(&self) -> Result<VersusTarget, Error> {
+        Ok(VersusTarget::new(
+            Sum::new(Pool::new(1, D20)?, Keep::All, self.total_modifier())?,
+            self.difficulty,
+        )?)
     }
 
     /// Whether the die is rolled at all: not for an ability roll without the ability (L17,
@@ -447,7 +454,13 @@ impl RollDetailed for D20Roll {
             record.clear();
             return;
         }
-        self.check.roll_record_into(rng, record);
+        match self.check() {
+            Ok(check) => check.roll_record_into(rng, record),
+            Err(_) => {
+                record.clear();
+                return;
+            }
+        }
         if let Some(die) = record.dice.first_mut() {
             let outcome = self.outcome(die.natural);
             die.flags.success = outcome.is_success();
@@ -465,6 +478,14 @@ impl fmt::Display for D20Roll {
             RollKind::Ability { .. } => "ability roll",
             RollKind::NonAbility => "non-ability roll",
         };
-        write!(f, "{kind} {}", self.check)
+        match self.check() {
+            Ok(check) => write!(f, "{kind} {check}"),
+            Err(_) => write!(
+                f,
+                "{kind} 1d20{:+} vs {}",
+                self.total_modifier(),
+                self.difficulty
+            ),
+        }
     }
 }

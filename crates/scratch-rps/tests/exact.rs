@@ -136,7 +136,7 @@ fn d20_roll_agrees_with_dice_core_versus_target() {
     for level in 1..=5u32 {
         for difficulty in 5..=30i64 {
             let r = D20Roll::ability(level, difficulty).unwrap();
-            let v = r.check().distribution().unwrap();
+            let v = r.check().unwrap().distribution().unwrap();
             let reach = v.probability(&Versus::Equal) + v.probability(&Versus::Above);
             let short_20 = if 20 + i64::from(level) < difficulty {
                 1.0 / 20.0
