@@ -412,7 +412,12 @@ struct RollWorth {
 }
 
 /// An attack roll: its kind, ability, target and the bonus action before it.
-type RollKey = (AttackKind, Option<Ability>, CombatantId, Option<BonusAction>);
+type RollKey = (
+    AttackKind,
+    Option<Ability>,
+    CombatantId,
+    Option<BonusAction>,
+);
 
 /// Numbers worked out at most once per decision, when first needed.
 struct Costs {
@@ -989,7 +994,8 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             i < living && !out(id)
                 || i >= living && out(id) && (i == living || state.order[i - 1] < id)
         });
-        let fresh = (0..n).all(|id| !out(id) || state.conditions[id] == state.conditions[id].settled());
+        let fresh =
+            (0..n).all(|id| !out(id) || state.conditions[id] == state.conditions[id].settled());
         if in_place && fresh {
             return None;
         }
@@ -1189,7 +1195,7 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             &mut Scratch::default(),
             &mut out,
         )
-            .map_err(|e| Error::Scene(format!("the tactics chose `{turn}`, refused: {e}")))?;
+        .map_err(|e| Error::Scene(format!("the tactics chose `{turn}`, refused: {e}")))?;
         Ok(Dist::from_pairs(out)?)
     }
 
@@ -1360,7 +1366,14 @@ fn outcomes(
     }
     for (_, face, count) in classes {
         dice.push(face);
-        outcomes(fight, turn, dice, weight * f64::from(count) / 20.0, scratch, out)?;
+        outcomes(
+            fight,
+            turn,
+            dice,
+            weight * f64::from(count) / 20.0,
+            scratch,
+            out,
+        )?;
         dice.pop();
     }
     Ok(())
@@ -1641,4 +1654,3 @@ impl Scene {
         FightEncounter::new(fight)?.with_names(names, sides)
     }
 }
-

@@ -341,8 +341,11 @@ fn twin_fights() -> Vec<FightEncounter> {
     out.push(FightEncounter::new(f).unwrap());
     let mut f = Fight::new(Environment::default(), Rules::default());
     for _ in 0..2 {
-        f.add(Combatant::new(block("1 healing, 1 fighting, 2 toughness"), 0))
-            .unwrap();
+        f.add(Combatant::new(
+            block("1 healing, 1 fighting, 2 toughness"),
+            0,
+        ))
+        .unwrap();
     }
     f.add(Combatant::new(block("2 shooting, 4 toughness"), 1))
         .unwrap();
