@@ -130,7 +130,7 @@ fn three_way_tie_roll_offs_are_uniform() {
 fn rand_distribution_delegates_to_roll() {
     let roll = D20Roll::ability(2, 13).unwrap();
     let mut r = rng(51);
-    let observed = histogram(N, || r.sample(&roll));
+    let observed = histogram(N, || r.sample(roll));
     check(&observed, &law(&roll), N);
 }
 
