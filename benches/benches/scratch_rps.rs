@@ -1,6 +1,7 @@
 //! Criterion benches of dice-scratch-rps: the d20 roll against a difficulty with the natural
 //! 20, an attack roll with its damage, one action's attacks, initiative, the exact laws, a
-//! combat turn, a whole simulated fight, and the exact law of the rulebook's combat example.
+//! combat turn, a whole simulated fight, and the exact laws of the two shipped scenes: the
+//! rulebook's combat example and the Boss and his thugs.
 //!
 //! As in `roll.rs`, every bench rolls with a seeded [`Xoshiro256PlusPlus`] that lives across
 //! iterations, only the mechanic is passed through [`black_box`], and [`Throughput::Elements`]
@@ -11,6 +12,7 @@
 //! Run with `cargo bench -p dice-benches --bench scratch_rps`.
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use dice_core::{EncounterLimits, Exact, Roll, RollDetailed, RollRecord, end_law};
@@ -235,5 +237,58 @@ fn combat(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, rolls, exact, combat);
+/// The larger shipped scene (crates/scratch-rps/scenes/the-boss.toml, built here from the
+/// same stat blocks): the bounty hunters against the Boss and his two thugs in a street with
+/// cover and things to throw; five combatants, 12,754 states, about 2 s an exact law.
+fn larger_fight(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scratch_rps_fight_larger");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(30));
+    let mut thug = SceneCombatant::new(
+        "Thug 1",
+        "the Boss's gang",
+        "2 toughness, 1 tgh/2, 11 defense",
+    );
+    thug.minion = true;
+    let scene = Scene {
+        environment: Environment {
+            cover: true,
+            throwable_object: true,
+            ..Environment::default()
+        },
+        combatants: vec![
+            SceneCombatant::new(
+                "Chokestar",
+                "bounty hunters",
+                "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense",
+            ),
+            SceneCombatant::new(
+                "Flipfire",
+                "bounty hunters",
+                "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness, 2 tgh/2, 12 defense",
+            ),
+            SceneCombatant::new(
+                "The Boss",
+                "the Boss's gang",
+                "2 shooting, 1 stalking, 4 command, 3 toughness, 1 tgh/2, 11 defense",
+            ),
+            thug.clone(),
+            SceneCombatant {
+                name: "Thug 2".into(),
+                ..thug
+            },
+        ],
+    };
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("the_boss_exact_law", |b| {
+        b.iter_batched(
+            || scene.encounter().expect("valid"),
+            |e| end_law(black_box(&e), EncounterLimits::default()).expect("exact"),
+            BatchSize::SmallInput,
+        );
+    });
+    g.finish();
+}
+
+criterion_group!(benches, rolls, exact, combat, larger_fight);
 criterion_main!(benches);

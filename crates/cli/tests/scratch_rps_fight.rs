@@ -1,5 +1,6 @@
 //! `dice scratch-rps fight SCENE`: the rulebook's combat example (Chokestar and Flipfire
-//! against Breakhelm X-19) shipped as a scene, played, with its exact odds, and estimated.
+//! against Breakhelm X-19) shipped as a scene, played, with its exact odds, and estimated;
+//! the larger scene of the Boss and his two thugs, played and its exact odds.
 
 use crate::common;
 
@@ -87,6 +88,40 @@ fn monte_carlo_agrees_with_the_exact_odds() {
             "{name}: exact {p}, estimate {q} in [{low}, {high}]"
         );
     }
+}
+
+const BOSS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../scratch-rps/scenes/the-boss.toml"
+);
+
+/// Five combatants, two of them twins (the thugs): played, and its exact odds, which end for
+/// certain (no never-ending share: the tactics do not stall).
+#[test]
+fn the_boss_and_his_thugs_play_and_their_odds_sum_to_one() {
+    let text = ok(&["scratch-rps", "fight", BOSS, "--seed", "2"]);
+    assert!(
+        text.starts_with("Scratch RPS fight: Chokestar, Flipfire, The Boss, Thug 1, Thug 2\n"),
+        "{text}"
+    );
+    assert!(text.contains(" after "), "{text}");
+    let v = json(&["scratch-rps", "fight", BOSS, "--odds"]);
+    let r = rows(&v);
+    let names: Vec<&str> = r.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "bounty hunters victorious",
+            "the Boss's gang escaped",
+            "the Boss's gang victorious",
+            "bounty hunters escaped"
+        ]
+    );
+    let total: f64 = r.iter().map(|x| x.1).sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    assert!(v["expected_rounds"].as_f64().is_some());
+    let text = ok(&["scratch-rps", "fight", BOSS, "--odds"]);
+    assert!(!text.contains("never end"), "{text}");
 }
 
 #[test]

@@ -23,7 +23,7 @@
 //! was to last until his next turn do not matter; and twins (a boss's identical thugs) can
 //! trade places ([`FightEncounter::with_twins_merged`]). The rules and the tactics treat
 //! such situations alike, so the exact law is the same with far fewer states (the Boss and
-//! his thugs: 12,754 instead of about 63,000).
+//! his thugs: 12,754 states, under a quarter as many).
 //!
 //! **The default tactics do not stall** ([`Tactics`]): a hold alone or an evade only buys
 //! time, so a combatant with no ally standing does not spend his turns on them (but to
@@ -641,7 +641,9 @@ impl Policy<Fight, Turn> for Tactics {
 /// combatant's turns (by default [`Tactics`]), and names.
 ///
 /// The policy is asked once for each situation (a fight state and whose turn it is), and its
-/// answer is kept: a policy must choose by the fight alone.
+/// answer is kept: a policy must choose by the fight alone. It is asked about the fight in
+/// its normal form ([`FightEncounter::normal_form`]): those out of the fight for good at
+/// the end of the order, twins (when merged) in their standard order.
 ///
 /// ```
 /// use dice_core::{Encounter, EncounterLimits, end_law};

@@ -1477,10 +1477,12 @@ impl Fight {
     /// Every turn the current combatant may take now, as the rules allow it: each regular
     /// action on each other combatant still in the fight, alone or after engaging (before a
     /// close-range attack) or taking cover (before a long-range attack, where there is cover).
-    /// Each is checked by [`Fight::take_turn`] itself on a copy. Empty when the current
-    /// combatant cannot act (delayed, incapacitated, escaped) or before the start; otherwise
-    /// it holds at least [`Action::Nothing`]. The bonus action "other" (a door, a button)
-    /// changes no roll and is left out.
+    /// Each is checked by the steps of [`Fight::take_turn`] on a copy of the combatants (the
+    /// bonus action changes the rolls, not whether the turn may be taken, so the turn alone
+    /// is checked for both). Empty when the current combatant cannot act (delayed,
+    /// incapacitated, escaped) or before the start; otherwise it holds at least
+    /// [`Action::Nothing`]. The bonus action "other" (a door, a button) changes no roll and
+    /// is left out.
     ///
     /// ```
     /// use dice_scratch_rps::{Action, Character, Combatant, Environment, Fight, Rules, Turn};
@@ -1582,22 +1584,23 @@ impl Fight {
             let Some(dice) = ONES.get(..action.dice_needed()) else {
                 continue;
             };
-            let bonuses: &[Option<BonusAction>] = match action.range() {
-                Some(Range::Close) => &[None, Some(BonusAction::Engage)],
-                Some(Range::Long) if self.environment.cover => {
-                    &[None, Some(BonusAction::TakeCover)]
-                }
-                Some(Range::Long) | None => &[None],
+            // Engaging before a close-range attack, or taking cover (where there is cover)
+            // before a long-range one, changes the rolls but not whether the turn may be
+            // taken: one check serves both.
+            let bonus = match action.range() {
+                Some(Range::Close) => Some(BonusAction::Engage),
+                Some(Range::Long) if self.environment.cover => Some(BonusAction::TakeCover),
+                Some(Range::Long) | None => None,
             };
-            for &bonus in bonuses {
-                let turn = Turn {
-                    bonus,
-                    action: action.clone(),
-                };
-                if self
-                    .carry_out(me, &turn, dice, &mut state, &mut rolls)
-                    .is_ok()
-                {
+            let turn = Turn::new(action);
+            if self
+                .carry_out(me, &turn, dice, &mut state, &mut rolls)
+                .is_ok()
+            {
+                if let Some(b) = bonus {
+                    open.push(turn.clone());
+                    open.push(turn.with_bonus(b));
+                } else {
                     open.push(turn);
                 }
             }

@@ -721,6 +721,142 @@ fn an_outnumbered_injured_outlaw_evades_then_escapes() {
     assert_eq!(end.to_string(), "team 1 escaped");
 }
 
+/// Every turn the current combatant might name, each kept if `take_turn` (on a copy, with
+/// the dice it needs) accepts it: what `Fight::open_turns` must list, in its order.
+fn every_accepted_turn(f: &Fight) -> Vec<Turn> {
+    use dice_scratch_rps::{Ability, BonusAction, Movement, Range};
+    let Some(me) = f.current() else {
+        return vec![];
+    };
+    if f.combatants()[me].status() != TurnStatus::Ready {
+        return vec![];
+    }
+    let targets: Vec<usize> = (0..f.combatants().len())
+        .filter(|&t| t != me && !f.combatants()[t].has_escaped())
+        .collect();
+    let movements = [
+        None,
+        Some(Movement::Acrobatics),
+        Some(Movement::Quickness),
+        Some(Movement::Flying),
+        Some(Movement::Swimming),
+    ];
+    let mut actions = vec![Action::Nothing, Action::Escape];
+    actions.extend(movements.map(|with| Action::Evade { with }));
+    for &t in &targets {
+        for with in [None, Some(Ability::Fighting), Some(Ability::Wrestling)] {
+            actions.push(Action::BasicAttack { target: t, with });
+        }
+        for with in [None, Some(Ability::Wrestling)] {
+            actions.push(Action::Hold { target: t, with });
+        }
+        actions.push(Action::ThrowObject { target: t });
+        actions.extend(movements.map(|with| Action::Catch { target: t, with }));
+        actions.push(Action::Shoot { target: t });
+        actions.push(Action::Knockout { target: t });
+        actions.push(Action::Heal { target: t });
+        for &u in &targets {
+            actions.push(Action::FightingAttacks {
+                first: t,
+                second: u,
+            });
+            for hold_first in [false, true] {
+                actions.push(Action::WrestlingAttacks {
+                    basic_attack: t,
+                    hold: u,
+                    hold_first,
+                });
+            }
+        }
+    }
+    let n = targets.len();
+    for i in 0..n {
+        actions.push(Action::Blast {
+            targets: vec![targets[i]],
+        });
+        for j in i + 1..n {
+            actions.push(Action::Blast {
+                targets: vec![targets[i], targets[j]],
+            });
+            for k in j + 1..n {
+                actions.push(Action::Blast {
+                    targets: vec![targets[i], targets[j], targets[k]],
+                });
+            }
+        }
+    }
+    let mut open = Vec::new();
+    for action in actions {
+        let bonuses: &[Option<BonusAction>] = match action.range() {
+            Some(Range::Close) => &[None, Some(BonusAction::Engage)],
+            Some(Range::Long) => &[None, Some(BonusAction::TakeCover)],
+            None => &[None],
+        };
+        for &bonus in bonuses {
+            let turn = Turn {
+                bonus,
+                action: action.clone(),
+            };
+            let dice = vec![1; turn.action.dice_needed()];
+            if f.clone().take_turn(turn.clone(), &dice).is_ok() {
+                open.push(turn);
+            }
+        }
+    }
+    open
+}
+
+/// A fight where every movement ability and every part of the environment counts: room to
+/// fly, ledges, shallow water with a swimmer in it, cover, things to throw, a healer.
+fn wild_fight() -> FightEncounter {
+    let env = Environment {
+        room_to_fly: true,
+        structures_3d: true,
+        water: dice_scratch_rps::Water::Shallow,
+        cover: true,
+        throwable_object: true,
+        ..Environment::default()
+    };
+    let mut f = Fight::new(env, Rules::default());
+    f.add(Combatant::new(
+        block("2 flying, 2 shooting, 1 knockout, 3 toughness"),
+        0,
+    ))
+    .unwrap();
+    f.add(
+        Combatant::new(
+            block("2 swimming, 2 wrestling, 1 quickness, 3 toughness"),
+            1,
+        )
+        .in_water(true),
+    )
+    .unwrap();
+    f.add(Combatant::new(
+        block("2 acrobatics, 1 healing, 2 blasting, 2 toughness"),
+        1,
+    ))
+    .unwrap();
+    FightEncounter::new(f).unwrap()
+}
+
+#[test]
+fn open_turns_are_every_turn_the_rules_allow() {
+    // Fewer turns are tried than named (those refused whatever the dice are skipped, and a
+    // turn after engaging or taking cover is open when the turn alone is): the same list.
+    for e in small_fights()
+        .iter()
+        .chain([&example(), &wild_fight()])
+        .chain(twin_fights().iter())
+    {
+        for s in reachable(e).iter().filter(|s| s.is_started()) {
+            for position in 0..s.order().len() {
+                let f = e.fight_at(s, position);
+                assert_eq!(f.open_turns(), every_accepted_turn(&f), "{s} at {position}");
+            }
+        }
+    }
+}
+
 /// The tactics' choice for the current combatant among the open turns.
 trait ChooseTurn {
     fn choose_turn(&self, f: &Fight) -> Turn;
