@@ -1798,6 +1798,11 @@ impl Parser<'_> {
             _ => None,
         };
         let c = if matches!(word, "even" | "odd") {
+            // The die's size is checked later; listing the faces of a huge one first would
+            // exhaust memory (found by fuzzing: `2d656555227odd`).
+            if hi.saturating_sub(lo) >= i64::from(MAX_SIDES) {
+                return Err(self.unexpected("a smaller die before `even`/`odd`"));
+            }
             let odd = word == "odd";
             Cmp::OneOf(
                 (lo..=hi)
