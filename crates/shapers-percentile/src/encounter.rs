@@ -674,16 +674,19 @@ impl FightState {
         self.health.get(who).is_none_or(|&h| h <= 0)
     }
 
-    /// The distance in metres between combatants `a` and `b`.
+    /// The distance in metres between combatants `a` and `b` (at most `i32::MAX`, however
+    /// far apart a hand-made state puts them).
     ///
     /// ```
     /// # use dice_shapers_percentile::FightState;
     /// let s = FightState { health: vec![1, 1], order: vec![], position: vec![25, 35], aiming: vec![] };
     /// assert_eq!(s.distance(1, 0), 10);
+    /// let far = FightState { position: vec![i32::MIN, i32::MAX], ..s };
+    /// assert_eq!(far.distance(0, 1), i32::MAX);
     /// ```
     pub fn distance(&self, a: usize, b: usize) -> i32 {
         let at = |i: usize| self.position.get(i).copied().unwrap_or(0);
-        (at(a) - at(b)).abs()
+        i32::try_from(at(a).abs_diff(at(b))).unwrap_or(i32::MAX)
     }
 }
 

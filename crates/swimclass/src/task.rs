@@ -249,17 +249,26 @@ impl TaskRoll {
     /// The dice at a task under the rules.
     ///
     /// # Errors
-    /// None for dice and a task that were built successfully (the `Result` keeps room for
-    /// checks; whether the character may roll the skill at all is [`crate::Sheet::dice`]).
+    /// [`Error::TooManyDice`] when the dice (skill, aid and artifact) are more than
+    /// [`crate::MAX_POOL`]; none otherwise (whether the character may roll the skill at all
+    /// is [`crate::Sheet::dice`]).
     ///
     /// ```
     /// use dice_swimclass::{Rules, SkillDice, Task, TaskRoll};
     /// let t = TaskRoll::new(SkillDice::new(3), Task::single(1)?, Rules::default())?;
     /// assert!(!t.has_chance_of_failure()); // difficulty 1 is automatic (L27)
+    /// // More dice than a roll holds are refused, not rolled.
+    /// assert!(TaskRoll::new(SkillDice::new(65), Task::single(1)?, Rules::default()).is_err());
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
     pub fn new(dice: SkillDice, task: Task, rules: Rules) -> Result<TaskRoll, Error> {
         let compiled = dice.compile(&rules, task.difficulty);
+        if compiled.rolled() > crate::MAX_POOL as usize {
+            return Err(Error::TooManyDice {
+                count: compiled.rolled() as u64,
+                max: crate::MAX_POOL,
+            });
+        }
         let adv_colour = dice.advancement_colour();
         // The worst roll: every die a 1 (successes are monotone in the faces).
         let ones = vec![1u8; compiled.rolled()];

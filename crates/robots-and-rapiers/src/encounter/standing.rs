@@ -126,8 +126,14 @@ const SLOT_STATES: [SlotState; 5] = [
     SlotState::Damaged,
 ];
 
-fn slot_index(s: SlotState) -> usize {
-    SLOT_STATES.iter().position(|&x| x == s).unwrap_or(0)
+/// How many of `slots` are in each state, in the order of [`SLOT_STATES`].
+fn slot_counts(slots: &[SlotState]) -> [u8; 5] {
+    let mut counts = [0u8; 5];
+    for s in slots {
+        let i = SLOT_STATES.iter().position(|x| x == s).unwrap_or(0);
+        counts[i] = counts[i].saturating_add(1);
+    }
+    counts
 }
 
 fn byte(v: i64) -> u8 {
@@ -202,11 +208,6 @@ impl Standing {
             Dice::CoreDefault { core } => (0, core),
             Dice::Unrelated => (0, 0),
         };
-        let mut slots = [0u8; 5];
-        for s in &c.slots {
-            let k = &mut slots[slot_index(*s)];
-            *k = k.saturating_add(1);
-        }
         Standing {
             durability: a(1),
             action_points: 0,
@@ -221,7 +222,7 @@ impl Standing {
             power: byte(i64::from(c.power)),
             max_power: byte(i64::from(c.max_power)),
             penalty: 0,
-            slots,
+            slots: slot_counts(&c.slots),
         }
     }
 
@@ -355,12 +356,7 @@ impl Standing {
         self.tactile = byte(i64::from(c.subsystems[2]));
         self.power = byte(i64::from(c.power));
         self.max_power = byte(i64::from(c.max_power));
-        let mut slots = [0u8; 5];
-        for s in &c.slots {
-            let k = &mut slots[slot_index(*s)];
-            *k = k.saturating_add(1);
-        }
-        self.slots = slots;
+        self.slots = slot_counts(&c.slots);
         self.normalize();
         extra
     }
