@@ -274,12 +274,9 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
     }
     let plot_to = cli.plot.clone();
     let shard = cli.shard;
-    match go(cli) {
-        Ok(_) if shard.is_some() => {
+    match (go(cli), shard) {
+        (Ok(_), Some(shard)) => {
             let runs = mc::take_recorded();
-            let Some(shard) = shard else {
-                return EXIT_FAILURE;
-            };
             if runs.is_empty() {
                 return fail(&CliError::bad_input(
                     "--shard splits a Monte Carlo run: add --monte-carlo",
@@ -295,7 +292,7 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
                 serde_json::to_string(&v).unwrap_or_else(|_| v.to_string())
             ))
         }
-        Ok(report) => {
+        (Ok(report), None) => {
             if let Some(path) = plot_to {
                 if let Err(e) = plot::write(&path, &report, view) {
                     return fail(&e);
@@ -303,6 +300,6 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
             }
             print(&render(&report, output, view))
         }
-        Err(e) => fail(&e),
+        (Err(e), _) => fail(&e),
     }
 }

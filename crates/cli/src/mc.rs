@@ -137,6 +137,15 @@ where
     Ok(est)
 }
 
+/// The Wilson interval of a probability `p` estimated over `trials`: the count it stands
+/// for (`p × trials`, rounded, at most `trials`) and the interval's ends. Every interval the
+/// command prints (rows, headline probabilities, sweep cells) comes from here.
+pub fn interval_of(p: f64, trials: u64, confidence: f64) -> Interval {
+    let count = ((p * trials as f64).round() as u64).min(trials);
+    let (low, high) = dice_sim::wilson_interval(count, trials, confidence);
+    Interval { count, low, high }
+}
+
 /// A law to report: exact, or the frequencies of a Monte Carlo run.
 #[derive(Debug)]
 pub struct Law<O: Ord + Clone> {
@@ -154,9 +163,7 @@ impl<O: Ord + Clone> Law<O> {
             return report;
         };
         for row in &mut report.rows {
-            let count = ((row.probability * trials as f64).round() as u64).min(trials);
-            let (low, high) = dice_sim::wilson_interval(count, trials, CONFIDENCE);
-            row.interval = Some(Interval { count, low, high });
+            row.interval = Some(interval_of(row.probability, trials, CONFIDENCE));
         }
         let standard_error = report.std_dev.map(|sd| {
             // The sample deviation (n − 1), as dice odds --monte-carlo reports it.

@@ -90,7 +90,8 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
     };
     let argv = first["argv"].clone();
     let count = first["shard"]["count"].as_u64().unwrap_or(0);
-    let mut seen = vec![false; usize::try_from(count).unwrap_or(0)];
+    // The shards' indices seen so far: a set, so that a forged count costs no memory.
+    let mut seen = std::collections::BTreeSet::new();
     let runs_n = first["runs"].as_array().map_or(0, Vec::len);
     // runs[k]: outcome (as JSON text) → (outcome, count).
     let mut runs: Vec<BTreeMap<String, (Value, u64)>> = vec![BTreeMap::new(); runs_n];
@@ -101,22 +102,15 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
             )));
         }
         let index = s["shard"]["index"].as_u64().unwrap_or(0);
-        let slot = usize::try_from(index)
-            .ok()
-            .and_then(|i| i.checked_sub(1))
-            .and_then(|i| seen.get_mut(i));
-        match slot {
-            Some(seen) if !*seen => *seen = true,
-            Some(_) => {
-                return Err(CliError::bad_input(format_args!(
-                    "shard {index}/{count} is given twice"
-                )));
-            }
-            None => {
-                return Err(CliError::bad_input(format_args!(
-                    "{name}: no shard {index} of {count}"
-                )));
-            }
+        if !(1..=count).contains(&index) {
+            return Err(CliError::bad_input(format_args!(
+                "{name}: no shard {index} of {count}"
+            )));
+        }
+        if !seen.insert(index) {
+            return Err(CliError::bad_input(format_args!(
+                "shard {index}/{count} is given twice"
+            )));
         }
         let these = s["runs"].as_array().cloned().unwrap_or_default();
         if these.len() != runs_n {
@@ -134,14 +128,16 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
                 let e = runs[k]
                     .entry(outcome.to_string())
                     .or_insert((outcome.clone(), 0));
-                e.1 += c;
+                e.1 = e.1.checked_add(c).ok_or_else(|| {
+                    CliError::bad_input(format_args!("{name}: counts too large to add up"))
+                })?;
             }
         }
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
+    // At most `shards.len() + 1` steps: the indices seen are distinct.
+    if let Some(missing) = (1..=count).find(|i| !seen.contains(i)) {
         return Err(CliError::bad_input(format_args!(
-            "shard {}/{count} is missing: every shard from 1 to {count} is needed",
-            missing + 1
+            "shard {missing}/{count} is missing: every shard from 1 to {count} is needed"
         )));
     }
     let template = first["runs"].as_array().cloned().unwrap_or_default();
@@ -214,5 +210,14 @@ mod tests {
         assert_eq!(runs[0]["counts"], json!([[1, 2], [2, 7], [3, 1]]));
         assert!(add_up(std::slice::from_ref(&a)).is_err());
         assert!(add_up(&[a.clone(), a]).is_err());
+    }
+
+    #[test]
+    fn a_forged_shard_count_is_an_error_not_an_allocation() {
+        let s = json!({"dice_shard": 1, "argv": ["dice", "odds"],
+                       "shard": {"index": 1, "count": u64::MAX},
+                       "runs": [{"seed": 1, "trials": 10, "chunk_size": 5, "counts": [[1, 10]]}]});
+        let e = add_up(&[("s".to_owned(), s)]).unwrap_err();
+        assert!(e.to_string().contains("shard 2/"), "{e}");
     }
 }

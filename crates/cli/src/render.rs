@@ -255,10 +255,10 @@ fn method_text(title: &str, method: &Method) -> String {
     format!("{title}: {how}")
 }
 
-/// The Wilson interval of an estimated probability `p` over `trials` at 95%.
+/// The Wilson interval of an estimated probability `p` over `trials`.
 fn summary_interval(p: f64, trials: u64, confidence: f64) -> (f64, f64) {
-    let count = (p * trials as f64).round() as u64;
-    dice_sim::wilson_interval(count.min(trials), trials, confidence)
+    let iv = crate::mc::interval_of(p, trials, confidence);
+    (iv.low, iv.high)
 }
 
 /// `median 13 (quantiles: 5% 8, 25% 10, 75% 15, 95% 17)`, or `None` for named outcomes.

@@ -65,12 +65,14 @@ pub fn range(text: &str) -> Option<Result<Vec<String>, CliError>> {
             "the range {text} is empty: its start is above its end"
         ))));
     }
-    let count = (b - a) / step + 1;
-    if count > MAX_CASES as i64 {
+    // In 128 bits: the span of two `i64`s may not fit in one.
+    let count = (i128::from(b) - i128::from(a)) / i128::from(step) + 1;
+    if count > MAX_CASES as i128 {
         return Some(Err(CliError::bad_input(format_args!(
             "the range {text} has {count} values; at most {MAX_CASES} combinations are allowed"
         ))));
     }
+    let count = count as i64; // at most MAX_CASES
     Some(Ok((0..count).map(|k| (a + k * step).to_string()).collect()))
 }
 
@@ -178,12 +180,8 @@ pub fn pick(o: &OddsReport, stat: Option<&str>) -> Result<Stat, CliError> {
         Method::MonteCarlo {
             trials, confidence, ..
         } => {
-            let count = (p * trials as f64).round() as u64;
-            Some(dice_sim::wilson_interval(
-                count.min(trials),
-                trials,
-                confidence,
-            ))
+            let iv = crate::mc::interval_of(p, trials, confidence);
+            Some((iv.low, iv.high))
         }
         Method::Exact => None,
     };
@@ -434,6 +432,8 @@ mod tests {
         assert_eq!(r("0..100:25"), Some(Some(words("0 25 50 75 100"))));
         assert_eq!(r("-2..-1"), Some(Some(words("-2 -1"))));
         assert_eq!(r("3..1"), Some(None));
+        // A span wider than an i64 is too long, not an overflow.
+        assert_eq!(r(&format!("{}..{}", i64::MIN, i64::MAX)), Some(None));
         assert_eq!(r("1+2"), None);
         assert_eq!(r("a..b"), None);
     }

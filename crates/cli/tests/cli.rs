@@ -1440,6 +1440,29 @@ fn swimclass_advancement_over_rounds_and_crafting() {
         "--odds",
     ]);
     assert!(e.contains("error"), "{e}");
+    // A starting rank beyond the largest pool is refused, not lowered to it (nor overflowed).
+    let too_many = (dice_swimclass::MAX_POOL + 1).to_string();
+    for rank in [too_many.as_str(), "4294967295"] {
+        for how in ["--odds", "--seed"] {
+            let mut args = vec![
+                "swimclass",
+                "advance",
+                "--rank",
+                rank,
+                "--difficulty",
+                "2",
+                "--rounds",
+                "2",
+                how,
+            ];
+            if how == "--seed" {
+                args.push("1");
+            }
+            let e = bad(&args);
+            assert!(e.starts_with("error: "), "{e}");
+            assert!(!e.contains("internal error"), "{e}");
+        }
+    }
 }
 
 #[test]

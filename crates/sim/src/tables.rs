@@ -263,10 +263,18 @@ impl TableRoll {
     /// ```
     ///
     /// # Errors
-    /// As [`TableRoll::new`]; also when `keep > dice`.
+    /// As [`TableRoll::new`]; also when `keep > dice`, or when `keep × sides` exceeds
+    /// `u16::MAX` (a table entry).
     pub fn keep_highest(dice: u32, sides: u32, keep: u32) -> Result<TableRoll, SimError> {
         if keep > dice {
             return Err(table_error(format!("cannot keep {keep} of {dice} dice")));
+        }
+        // A table entry is a u16: a larger sum would wrap, not fail.
+        if u64::from(keep) * u64::from(sides) > u64::from(u16::MAX) {
+            return Err(table_error(format!(
+                "the sum of {keep} d{sides} can exceed {}",
+                u16::MAX
+            )));
         }
         let mut sorted = Vec::with_capacity(dice as usize);
         TableRoll::new(sides, dice, 1, 0, |faces| {

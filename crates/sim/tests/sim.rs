@@ -556,6 +556,11 @@ fn table_samplers_refuse_bad_shapes() {
         TableRoll::new(100, 4, 1, 0, |_| 0),
         Err(SimError::Table { .. })
     ));
+    // 1d100000 fits a table, but its faces do not fit an entry: refused, not wrapped.
+    assert!(matches!(
+        TableRoll::keep_highest(1, 100_000, 1),
+        Err(SimError::Table { .. })
+    ));
     assert!(matches!(
         TableRoll::count(0, 6, |_| true),
         Err(SimError::Table { .. })

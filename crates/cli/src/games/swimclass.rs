@@ -244,14 +244,20 @@ struct Advancement {
 impl Advancement {
     fn new(rank: u32, difficulty: i32, rounds: u32, rules: Rules) -> Result<Self, CliError> {
         let task = Task::single(difficulty)?;
-        let top = (rank + rounds).min(dice_swimclass::MAX_POOL);
+        if rank > dice_swimclass::MAX_POOL {
+            return Err(CliError::bad_input(format_args!(
+                "a roll holds at most {} dice, not {rank}",
+                dice_swimclass::MAX_POOL
+            )));
+        }
+        let top = rank.saturating_add(rounds).min(dice_swimclass::MAX_POOL);
         let mut rolls = Vec::new();
-        for r in rank.min(top)..=top {
+        for r in rank..=top {
             rolls.push(TaskRoll::new(SkillDice::new(r), task, rules)?);
         }
         Ok(Advancement {
             rolls,
-            start: rank.min(top),
+            start: rank,
             rounds,
         })
     }
@@ -272,11 +278,17 @@ impl dice_core::Roll for Advancement {
 
 impl dice_core::Exact for Advancement {
     fn distribution(&self) -> Result<Dist<u32>, dice_core::Error> {
-        let chance: Vec<f64> = self
+        let chance = self
             .rolls
             .iter()
-            .map(|r| r.advance_chance().unwrap_or(0.0))
-            .collect();
+            .map(|r| match r.advance_chance() {
+                Ok(p) => Ok(p),
+                // A pool too large to enumerate (some 55 dice and more) advances only when
+                // every die shows 4 or more, under 2^-55 a roll: taken as 0, as before.
+                Err(dice_swimclass::Error::Core(dice_core::Error::TooComplex { .. })) => Ok(0.0),
+                Err(e) => Err(core_error(e)),
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
         let n = self.rolls.len();
         let mut law = vec![0.0; n];
         law[0] = 1.0;
@@ -325,12 +337,18 @@ impl dice_core::Roll for Rounds {
 
 impl dice_core::Exact for Rounds {
     fn distribution(&self) -> Result<Dist<u32>, dice_core::Error> {
-        self.roll.progress_after(self.rounds).map_err(|e| match e {
-            dice_swimclass::Error::Core(c) => c,
-            _ => dice_core::Error::Unsupported {
-                what: "this crafting task",
-            },
-        })
+        self.roll.progress_after(self.rounds).map_err(core_error)
+    }
+}
+
+/// A game error met while computing an exact law, as dice-core's (the [`dice_core::Exact`]
+/// error type).
+fn core_error(e: dice_swimclass::Error) -> dice_core::Error {
+    match e {
+        dice_swimclass::Error::Core(c) => c,
+        _ => dice_core::Error::Unsupported {
+            what: "this swimclass roll",
+        },
     }
 }
 
