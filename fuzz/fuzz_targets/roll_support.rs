@@ -4,8 +4,10 @@
 //! positive probability), or beyond the listed outcomes at either end when the law has a
 //! tail (where dice-core and dice-notation keep their unlisted mass).
 //!
-//! The input is the expression's text; the RNG seed is a hash of it, so every corpus file is
-//! a plain expression and a crash reproduces from the file alone.
+//! A first byte 0 to 4 picks the dialect (`Dialect::ALL[byte]`, the rest is the text);
+//! otherwise the whole input is text in this crate's grammar, so every seed corpus file is a
+//! plain expression. The RNG seed is a hash of the whole input, so a crash reproduces from
+//! the file alone.
 #![no_main]
 
 use dice_core::{Dist, Roll};

@@ -199,7 +199,32 @@ pub(crate) struct StreakSpec {
     pub(crate) explicit: bool,
 }
 
+impl GroupSpec {
+    /// What a kept item of value `v` adds: its count (success minus failure) or its value.
+    pub(crate) fn score(&self, v: i64) -> i64 {
+        match &self.success {
+            Some(s) => {
+                i64::from(s.test(v)) - i64::from(self.failure.as_ref().is_some_and(|f| f.test(v)))
+            }
+            None => v,
+        }
+    }
+}
+
 impl PoolSpec {
+    /// What a kept die of (clamped) value `v` adds: with a success test, 1 for a success
+    /// less 1 (or, for `sf`, its value) for a failure; without one, its value, negated for a
+    /// failure (Foundry's `sf` alone).
+    pub(crate) fn score(&self, v: i64) -> i64 {
+        let failed = self.failure.as_ref().is_some_and(|f| f.test(v));
+        let lost = if self.failure_value { v } else { 1 };
+        match &self.success {
+            Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
+            None if failed => -v,
+            None => v,
+        }
+    }
+
     /// A die's value after clamps.
     #[inline]
     pub(crate) fn clamp(&self, v: i64) -> i64 {
@@ -409,32 +434,19 @@ impl Compiler<'_> {
                             .unwrap_or(i128::MAX / 2);
                         (if alo < 0 { -bound } else { 0 }, bound)
                     }
-                    BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
-                        let f = |x: i128, y: i128| {
-                            i128::from(crate::roll::apply(*op, x as i64, y as i64))
-                        };
-                        let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];
-                        (
-                            *corners.iter().min().unwrap_or(&0),
-                            *corners.iter().max().unwrap_or(&0),
-                        )
-                    }
-                    BinOp::Mul | BinOp::Div => {
-                        if *op == BinOp::Div && blo <= 0 && bhi >= 0 {
-                            return Err(self.invalid(
-                                format!(
-                                    "the divisor `{}` can be 0 (its values lie within {}..={}); \
-                                     division needs a divisor that cannot be 0",
-                                    b.text, b.lo, b.hi
-                                ),
-                                b.span,
-                            ));
-                        }
+                    // Monotone in each operand where it keeps its sign, and the divisor's
+                    // range excludes 0: the extremes are at the corners. The operands are
+                    // i64 nodes, so a division in i64 is exact; a product is taken in i128.
+                    BinOp::Mul
+                    | BinOp::Div
+                    | BinOp::DivCeil
+                    | BinOp::DivRound
+                    | BinOp::DivTrunc => {
                         let f = |x: i128, y: i128| {
                             if *op == BinOp::Mul {
                                 x * y
                             } else {
-                                x.div_euclid(y) - i128::from(y < 0 && x.rem_euclid(y) != 0)
+                                i128::from(crate::roll::apply(*op, x as i64, y as i64))
                             }
                         };
                         let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];

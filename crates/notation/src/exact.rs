@@ -327,10 +327,7 @@ fn group_law(
         .map(|a| node_law(a, plan, b))
         .collect::<Result<Vec<_>, _>>()?;
     let n = laws.len() as u32;
-    let score = |v: i64| match &g.success {
-        Some(s) => i64::from(s.test(v)) - i64::from(g.failure.as_ref().is_some_and(|f| f.test(v))),
-        None => v,
-    };
+    let score = |v: i64| g.score(v);
     let (top, k) = g.keep.as_top(n);
     let sum_of = |mapped: Vec<Dist<i64>>, b: &mut Budget| -> Result<Dist<i64>, Fail> {
         let mut acc = Dist::certain(0);
@@ -371,13 +368,7 @@ fn group_law(
     if k == 1 {
         let mut acc = laws[0].clone();
         for d in &laws[1..] {
-            let range = corner_range(&acc, d, &|x: i64, y: i64| x.max(y));
-            acc = if top {
-                combine(&acc, d, |x, y| x.max(y), range, b)
-            } else {
-                combine(&acc, d, |x, y| x.min(y), range, b)
-            }
-            .map_err(at)?;
+            acc = min_max(&acc, d, top, b).map_err(at)?;
         }
         return Ok(acc.map(|&v| score(v)));
     }
@@ -1017,15 +1008,7 @@ fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
         return unique_law(p, u, b);
     }
     let face = face_law(p);
-    let counted = |v: i64| {
-        let failed = p.failure.as_ref().is_some_and(|f| f.test(v));
-        let lost = if p.failure_value { v } else { 1 };
-        match &p.success {
-            Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
-            None if failed => -v,
-            None => v,
-        }
-    };
+    let counted = |v: i64| p.score(v);
     let per_die = |v: i64| {
         let v = p.clamp(v);
         match &p.select {
@@ -1061,22 +1044,9 @@ fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
     let value = match &p.explode {
         None => face.map(|v| p.clamp(v))?,
         Some(e) if e.compound => exploding_law(&face, e, |v| v, tol, b)?.map(|v| p.clamp(v))?,
-        Some(e) => return keep_exploding_law(p, e, per_die_kept(p), b),
+        Some(e) => return keep_exploding_law(p, e, |v| p.score(v), b),
     };
     keep_law(&value, p.count, p.keep, counted, b)
-}
-
-/// What a kept die of value `v` adds: its count (success, failure) or its value.
-fn per_die_kept(p: &PoolSpec) -> impl Fn(i64) -> i64 + '_ {
-    move |v: i64| {
-        let failed = p.failure.as_ref().is_some_and(|f| f.test(v));
-        let lost = if p.failure_value { v } else { 1 };
-        match &p.success {
-            Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
-            None if failed => -v,
-            None => v,
-        }
-    }
 }
 
 /// The faces of the pool's dice-core die passing a test on this crate's values.

@@ -258,6 +258,17 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
                 s.unique,
             );
         }
+        // The dice an explosion adds take faces too: with `u` they could leave a later die
+        // no face to stand on, and it would be rerolled for ever (`2d2!u`).
+        if !u.once && t.explode.as_ref().is_some_and(|e| !e.compound) {
+            return invalid(
+                "`u` rerolls until the dice show different faces, and the dice an explosion \
+                 adds could take every face: compound the explosion (`!!`), or reroll once \
+                 with `uo`"
+                    .into(),
+                s.unique,
+            );
+        }
     }
     if let Some(c) = &t.failure {
         check_cmp(c, s.failure)?;

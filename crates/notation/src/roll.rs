@@ -477,27 +477,17 @@ pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<Rolled
             d.kept = sel.stays(d.value);
         }
     }
-    let value = match &p.success {
-        Some(success) => {
-            let mut net = 0;
-            for d in dice.iter_mut().filter(|d| d.kept) {
-                d.success = success.test(d.value);
-                d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
-                let lost = if p.failure_value { d.value } else { 1 };
-                net += i64::from(d.success) - i64::from(d.failure) * lost;
-            }
-            net
+    // A success count, or Foundry's `sf` without `cs` (failures count against the total).
+    let value = if p.success.is_some() || p.failure.is_some() {
+        let mut net = 0;
+        for d in dice.iter_mut().filter(|d| d.kept) {
+            d.success = p.success.as_ref().is_some_and(|x| x.test(d.value));
+            d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
+            net += p.score(d.value);
         }
-        None if p.failure.is_some() => {
-            // Foundry's `sf` without `cs`: failures count against the total.
-            let mut net = 0;
-            for d in dice.iter_mut().filter(|d| d.kept) {
-                d.failure = p.failure.as_ref().is_some_and(|x| x.test(d.value));
-                net += if d.failure { -d.value } else { d.value };
-            }
-            net
-        }
-        None => dice.iter().filter(|d| d.kept).map(|d| d.value).sum(),
+        net
+    } else {
+        dice.iter().filter(|d| d.kept).map(|d| d.value).sum()
     };
     decorate(p, &mut dice);
     (value, dice)
@@ -807,11 +797,7 @@ pub(crate) fn group_value(g: &GroupSpec, values: &[i64]) -> i64 {
     }
     let kept = kept.iter().filter(|d| d.kept).map(|d| d.value);
     match &g.success {
-        Some(s) => kept
-            .map(|v| {
-                i64::from(s.test(v)) - i64::from(g.failure.as_ref().is_some_and(|f| f.test(v)))
-            })
-            .sum(),
+        Some(_) => kept.map(|v| g.score(v)).sum(),
         None => kept.fold(0i64, |a, v| a.saturating_add(v)),
     }
 }

@@ -538,3 +538,304 @@ fn min_and_max_against_every_pair() {
         }
     }
 }
+
+/// A group keeping one of items with different laws is their `max` (`kh1`) or `min`
+/// (`kl1`): checked against every pair of the items' outcomes, including items whose ranges
+/// differ (where `kl1` once fell outside the bounds computed for `max`).
+#[test]
+fn groups_keeping_one_against_every_pair() {
+    for (x, y) in [("1d6", "2d6"), ("1d4+3", "1d6"), ("1d8", "1d6")] {
+        let ((lx, _), (ly, _)) = (number_law(x), number_law(y));
+        for (keep, highest) in [("kh1", true), ("kl1", false)] {
+            let mut want = std::collections::BTreeMap::new();
+            for (&v, &p) in &lx {
+                for (&w, &q) in &ly {
+                    let r = if highest { v.max(w) } else { v.min(w) };
+                    *want.entry(r).or_insert(0.0) += p * q;
+                }
+            }
+            let text = format!("{{{x}, {y}}}{keep}");
+            let (got, tail) = number_law(&text);
+            assert_eq!(tail, 0.0, "{text}");
+            assert_eq!(
+                got.keys().collect::<Vec<_>>(),
+                want.keys().collect::<Vec<_>>(),
+                "{text}"
+            );
+            for (v, q) in &want {
+                assert!((got[v] - q).abs() <= 1e-15, "{text} {v}: {} vs {q}", got[v]);
+            }
+        }
+    }
+}
+
+/// A fair die of `sides` faces, in a process written out by hand.
+fn die(t: &mut Tape, sides: u32) -> i64 {
+    i64::from(t.roll(sides))
+}
+
+/// `n` dice of `sides` faces, each face read.
+fn dice(t: &mut Tape, n: u32, sides: u32) -> Vec<i64> {
+    (0..n).map(|_| die(t, sides)).collect()
+}
+
+/// The sum of the `k` highest (or lowest) of `values`.
+fn sum_of_top(mut values: Vec<i64>, k: usize, highest: bool) -> i64 {
+    values.sort_unstable();
+    if highest {
+        values.reverse();
+    }
+    values.iter().take(k).sum()
+}
+
+/// The constructs the dialects brought (docs/notation.md, "One example per construct"),
+/// each written out as its documented random process: penetration, reroll-and-add,
+/// selections, failures' values, unique dice, keep/drop over dice that explosions add.
+#[test]
+fn dialect_pool_constructs() {
+    // Penetrating: an added die counts one less; the explosion reads the face.
+    let penetrating = |t: &mut Tape, cap: u32| {
+        let mut f = die(t, 6);
+        let mut total = f;
+        let mut n = 0;
+        while f == 6 && n < cap {
+            f = die(t, 6);
+            total += f - 1;
+            n += 1;
+        }
+        total
+    };
+    check(
+        "2d6!p",
+        24,
+        num(move |t| penetrating(t, 1000) + penetrating(t, 1000)),
+    );
+    check(
+        "2d6!pcap2",
+        6,
+        num(move |t| penetrating(t, 2) + penetrating(t, 2)),
+    );
+    // Reroll and add: if a die shows 1, one more die is added (once).
+    check(
+        "3d6ra1",
+        4,
+        num(|t| {
+            let faces = dice(t, 3, 6);
+            let extra = if faces.contains(&1) { die(t, 6) } else { 0 };
+            faces.iter().sum::<i64>() + extra
+        }),
+    );
+    // Selections: the dice passing the test are dropped (kept).
+    check(
+        "4d6d(<3)",
+        4,
+        num(|t| dice(t, 4, 6).into_iter().filter(|&f| f >= 3).sum()),
+    );
+    check(
+        "5d6k(>4)",
+        5,
+        num(|t| dice(t, 5, 6).into_iter().filter(|&f| f > 4).sum()),
+    );
+    // Failures' values: without a success test, failures subtract theirs, others add.
+    check(
+        "3d6sf<3",
+        3,
+        num(|t| {
+            dice(t, 3, 6)
+                .into_iter()
+                .map(|f| if f < 3 { -f } else { f })
+                .sum()
+        }),
+    );
+    // Keep/drop over every die rolled, those the explosions add included.
+    let all_faces = |t: &mut Tape, n: u32, sides: u32, penetrate: bool| {
+        let mut values = Vec::new();
+        for _ in 0..n {
+            let mut f = die(t, sides);
+            values.push(f);
+            while f == i64::from(sides) && !t.stopped() {
+                f = die(t, sides);
+                values.push(if penetrate { f - 1 } else { f });
+            }
+        }
+        values
+    };
+    check(
+        "3d4!kh2",
+        24,
+        num(move |t| sum_of_top(all_faces(t, 3, 4, false), 2, true)),
+    );
+    check(
+        "3d4!pdl1",
+        24,
+        num(move |t| {
+            let values = all_faces(t, 3, 4, true);
+            let n = values.len();
+            sum_of_top(values, n - 1, true)
+        }),
+    );
+    check(
+        "3d4!kl2>=3",
+        24,
+        num(move |t| {
+            let mut values = all_faces(t, 3, 4, false);
+            values.sort_unstable();
+            values.iter().take(2).filter(|&&v| v >= 3).count() as i64
+        }),
+    );
+    // Unique: a die showing an earlier die's face is rerolled, until it does not (`uo`:
+    // once, and the new face stands). Faces rerolled away are forgotten: one branch.
+    let unique = |t: &mut Tape, n: u32, once: bool| {
+        let mut shown: Vec<i64> = Vec::new();
+        for _ in 0..n {
+            let class = |s: &[i64], f: u32| {
+                if s.contains(&i64::from(f)) {
+                    0
+                } else {
+                    u64::from(f)
+                }
+            };
+            let mut f = i64::from(t.roll_by(6, |f| class(&shown, f)));
+            if once {
+                // The second face stands, whatever it shows.
+                if shown.contains(&f) {
+                    f = die(t, 6);
+                }
+            } else {
+                while shown.contains(&f) && !t.stopped() {
+                    f = i64::from(t.roll_by(6, |g| class(&shown, g)));
+                }
+            }
+            shown.push(f);
+        }
+        shown
+    };
+    check("3d6u", 40, num(move |t| unique(t, 3, false).iter().sum()));
+    check(
+        "4d6uokh3",
+        8,
+        num(move |t| sum_of_top(unique(t, 4, true), 3, true)),
+    );
+}
+
+/// Groups: each item rolled once, then kept/dropped or counted as dice are.
+#[test]
+fn dialect_groups() {
+    let items = |t: &mut Tape| {
+        let a = die(t, 6) + die(t, 6);
+        let b = die(t, 8) + 2;
+        let c = die(t, 4);
+        vec![a, b, c]
+    };
+    check(
+        "{2d6, 1d8+2, 1d4}kh2",
+        4,
+        num(move |t| sum_of_top(items(t), 2, true)),
+    );
+    check(
+        "{2d6, 1d8+2, 1d4}kl2",
+        4,
+        num(move |t| sum_of_top(items(t), 2, false)),
+    );
+    check(
+        "{2d6, 1d8+2, 1d4}dl1",
+        4,
+        num(move |t| sum_of_top(items(t), 2, true)),
+    );
+    check(
+        "{2d6, 1d8+2, 1d4}>=6",
+        4,
+        num(move |t| items(t).into_iter().filter(|&v| v >= 6).count() as i64),
+    );
+    check(
+        "{2d6, 1d8+2, 1d4}d(<5)",
+        4,
+        num(move |t| items(t).into_iter().filter(|&v| v >= 5).sum()),
+    );
+    check(
+        "{3d4, 3d4, 3d4}kh2",
+        9,
+        num(|t| {
+            let v = (0..3).map(|_| dice(t, 3, 4).iter().sum()).collect();
+            sum_of_top(v, 2, true)
+        }),
+    );
+}
+
+/// The operators and functions the dialects brought: comparisons as values, `%` (the
+/// divisor's sign), `**`, rounded divisions, `abs`, `sign`.
+#[test]
+fn dialect_arithmetic() {
+    check(
+        "(1d6 >= 1d6)",
+        2,
+        num(|t| i64::from(die(t, 6) >= die(t, 6))),
+    );
+    check(
+        "(1d6+1d4 < 2d4)",
+        4,
+        num(|t| {
+            let x = die(t, 6) + die(t, 4);
+            i64::from(x < die(t, 4) + die(t, 4))
+        }),
+    );
+    let floor_mod = |x: i64, y: i64| x - y * floor_div(x, y);
+    check(
+        "(2d6-7) % 3",
+        2,
+        num(move |t| floor_mod(die(t, 6) + die(t, 6) - 7, 3)),
+    );
+    check(
+        "(1d20-10) % (1d4+1)",
+        2,
+        num(move |t| {
+            let x = die(t, 20) - 10;
+            floor_mod(x, die(t, 4) + 1)
+        }),
+    );
+    check(
+        "(1d4-2) ** 1d3",
+        2,
+        num(|t| {
+            let x = die(t, 4) - 2;
+            x.pow(die(t, 3) as u32)
+        }),
+    );
+    check("2d6 ** 2", 2, num(|t| (die(t, 6) + die(t, 6)).pow(2)));
+    let ceil_div = |x: i64, y: i64| -floor_div(-x, y);
+    // Halves up: floor(x/y + 1/2) for y > 0.
+    let round_div = |x: i64, y: i64| floor_div(2 * x + y, 2 * y);
+    check("ceil(1d20/3)", 1, num(move |t| ceil_div(die(t, 20), 3)));
+    check(
+        "round((2d6-7)/2)",
+        2,
+        num(move |t| round_div(die(t, 6) + die(t, 6) - 7, 2)),
+    );
+    check(
+        "round(1d20/1d3)",
+        2,
+        num(move |t| {
+            let x = die(t, 20);
+            round_div(x, die(t, 3))
+        }),
+    );
+    check(
+        "trunc((2d6-7)/3)",
+        2,
+        num(|t| (die(t, 6) + die(t, 6) - 7) / 3),
+    );
+    check(
+        "ceil((1d10-5)/1d3)",
+        2,
+        num(move |t| {
+            let x = die(t, 10) - 5;
+            ceil_div(x, die(t, 3))
+        }),
+    );
+    check("abs(1d6-1d8)", 2, num(|t| (die(t, 6) - die(t, 8)).abs()));
+    check(
+        "sign(1d6-1d8)",
+        2,
+        num(|t| (die(t, 6) - die(t, 8)).signum()),
+    );
+}

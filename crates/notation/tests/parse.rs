@@ -489,6 +489,28 @@ fn other_invalid_combinations() {
     }
 }
 
+/// `u` rerolls until the dice show different faces: refused where the faces could run out,
+/// so that a roll never rerolls for ever (`2d2!u` once did).
+#[test]
+fn unique_dice_that_could_run_out_of_faces_are_refused() {
+    for (input, at) in [("7d6u", "u"), ("2d2!u", "u"), ("6d6u!", "u")] {
+        let err = Expression::parse(input).unwrap_err();
+        let s = err.span();
+        assert_eq!(&input[s.start..s.end], at, "{input}: {err}");
+        assert!(
+            err.to_string().contains("different faces"),
+            "{input}: {err}"
+        );
+    }
+    for input in ["6d6u", "2d2u!!", "3d6uo!", "7d6uo"] {
+        let e = Expression::parse(input).unwrap_or_else(|err| panic!("{input}: {err}"));
+        let mut rng = dice_testkit::rng(7);
+        for _ in 0..100 {
+            e.roll(&mut rng);
+        }
+    }
+}
+
 #[test]
 fn long_and_deep_inputs_are_refused() {
     let long = "1+".repeat(500) + "1";
