@@ -556,10 +556,10 @@ impl Dense {
     ///
     /// Leading and trailing zeros (the ends of a long sum underflow to 0) are dropped first,
     /// so a sum of `n` dice costs O(n · its listed width), not O(n · its range). Each output
-    /// is the sum of a window of `w` inputs: for `w` up to [`DOUBLING_WIDTH`] from sums of
-    /// 2, 4, 8, … neighbours (a few passes over the law, no branches), beyond that by the van
-    /// Herk / Gil-Werman block trick (a window is a block's suffix sum plus the next block's
-    /// prefix sum, blocks walked as blocks, with no `i % w` per entry).
+    /// is the sum of a window of `w` inputs: for `w` up to [`UNROLLED_WIDTH`] by
+    /// [`window_into`]'s fixed-width loop (as [`Dense::add_uniform_dice`] adds each die),
+    /// beyond that by the van Herk / Gil-Werman block trick (a window is a block's suffix sum
+    /// plus the next block's prefix sum, blocks walked as blocks, with no `i % w` per entry).
     pub(crate) fn convolve_uniform(&self, lo: i64, hi: i64) -> Dense {
         let w = (hi - lo + 1) as usize;
         let Some(first) = self.p.iter().position(|&q| q != 0.0) else {
@@ -583,11 +583,13 @@ impl Dense {
         let mut a = vec![0.0; n + 2 * w - 1];
         a[w - 1..w - 1 + n].copy_from_slice(src);
         let scale = 1.0 / w as f64;
-        let mut out = if w <= DOUBLING_WIDTH {
-            window_sums_doubling(&a, w, len)
-        } else {
-            window_sums_blocks(&a, w, len)
-        };
+        if w <= UNROLLED_WIDTH {
+            // out[t] is the window of w entries of `a` that ends at t + w − 1.
+            let mut out = vec![0.0; len];
+            window_into(&a, &mut out, w - 1, w, scale);
+            return Dense { offset, p: out };
+        }
+        let mut out = window_sums_blocks(&a, w, len);
         for o in &mut out {
             *o *= scale;
         }
@@ -601,7 +603,7 @@ impl Dense {
     /// of `n` dice costs O(n^1.5), not O(n²)).
     pub(crate) fn add_uniform_dice(&self, count: u32, sides: u32) -> Dense {
         let w = sides as usize;
-        if count == 0 || w <= 1 || w > DOUBLING_WIDTH {
+        if count == 0 || w <= 1 || w > UNROLLED_WIDTH {
             let mut total = self.clone();
             for _ in 0..count {
                 total = total.convolve_uniform(1, i64::from(sides));
@@ -696,7 +698,7 @@ impl Dense {
 }
 
 /// `out[j] = scale · (a[at + j − w + 1] + … + a[at + j])`: one window sum per entry, written
-/// once, for windows of up to [`DOUBLING_WIDTH`] (a fixed-width loop the compiler unrolls
+/// once, for windows of up to [`UNROLLED_WIDTH`] (a fixed-width loop the compiler unrolls
 /// for each width).
 fn window_into(a: &[f64], out: &mut [f64], at: usize, w: usize, scale: f64) {
     fn fixed<const W: usize>(a: &[f64], out: &mut [f64], at: usize, scale: f64) {
@@ -728,44 +730,8 @@ fn window_into(a: &[f64], out: &mut [f64], at: usize, w: usize, scale: f64) {
     }
 }
 
-/// Widest window [`Dense::convolve_uniform`] sums by doubling (beyond it, by blocks).
-const DOUBLING_WIDTH: usize = 16;
-
-/// `out[t] = a[t] + … + a[t + w − 1]` for `t < len` (`a` holds at least `len + w − 1`
-/// entries), from `s_m[t] = a[t] + … + a[t + m − 1]` for m = 1, 2, 4, …: `s_2m[t] = s_m[t] +
-/// s_m[t + m]`, and the window is the sum of the `s_m` of `w`'s binary digits, laid end to
-/// end.
-fn window_sums_doubling(a: &[f64], w: usize, len: usize) -> Vec<f64> {
-    let mut out = vec![0.0; len];
-    let mut s = a.to_vec(); // s_m, valid on 0..a.len() − m + 1
-    let mut m = 1;
-    let mut at = 0; // where the next digit's window starts, relative to t
-    let mut first = true;
-    loop {
-        if w & m != 0 {
-            let part = &s[at..at + len];
-            if first {
-                out.copy_from_slice(part);
-                first = false;
-            } else {
-                for (o, &x) in out.iter_mut().zip(part) {
-                    *o += x;
-                }
-            }
-            at += m;
-        }
-        if 2 * m > w {
-            break;
-        }
-        let valid = s.len() - m;
-        for i in 0..valid {
-            s[i] += s[i + m];
-        }
-        s.truncate(valid);
-        m *= 2;
-    }
-    out
-}
+/// Widest window summed by [`window_into`]'s fixed-width loop (beyond it, by blocks).
+const UNROLLED_WIDTH: usize = 16;
 
 /// `out[t] = a[t] + … + a[t + w − 1]` for `t < len` (`a` holds at least `len + w`
 /// entries), by blocks of `w`: with `suffix[i]` the sum from `i` to the end of its block and
@@ -822,7 +788,7 @@ mod tests {
         ];
         for p in bases {
             let base = Dense { offset: 3, p };
-            // Widths on both sides of DOUBLING_WIDTH, powers of two among them.
+            // Widths on both sides of UNROLLED_WIDTH, powers of two among them.
             for (lo, hi) in [
                 (1, 6),
                 (1, 2),

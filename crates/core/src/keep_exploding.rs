@@ -45,7 +45,7 @@ use alloc::vec::Vec;
 use crate::dist::{Dense, Dist, binomial};
 use crate::error::Error;
 use crate::pool::{Pool, check_work, powu};
-use crate::sum::Keep;
+use crate::sum::{Keep, powering_steps};
 
 /// Classes of dice: at most four (first / added, exploding / not).
 const CLASSES: usize = 4;
@@ -87,7 +87,6 @@ fn add_into(target: &mut Dense, src: &Dense, shift: i64, w: f64) {
         return;
     }
     let hi = lo + src.p.len() as i64;
-    let t_hi = target.offset + target.p.len() as i64;
     if lo < target.offset {
         let grow = (target.offset - lo) as usize;
         let mut p = vec![0.0; grow];
@@ -95,7 +94,7 @@ fn add_into(target: &mut Dense, src: &Dense, shift: i64, w: f64) {
         target.p = p;
         target.offset = lo;
     }
-    if hi > t_hi.max(target.offset + target.p.len() as i64) {
+    if hi > target.offset + target.p.len() as i64 {
         let new_len = (hi - target.offset) as usize;
         target.p.resize(new_len, 0.0);
     }
@@ -212,7 +211,7 @@ fn capped_chains(
     let r_max = f64::from(count) - m_min as f64;
     check_work(
         what,
-        r_max * len * len * 2.0 * (33 - count.leading_zeros()) as f64
+        r_max * len * len * 2.0 * powering_steps(count)
             + (m_max - m_min) as f64 * r_max * len * len,
     )?;
     // law of r geometrics for r = count − m_max ..= count − m_min, going up by one.
@@ -492,6 +491,23 @@ pub(crate) fn kept_law(
         return Ok((Dense::certain(0), 0.0));
     }
     let setup = setup(pool, top, tol, score)?;
+    // A law spans at most (kept dice) × (score spread) entries: refuse one longer than the
+    // budget before any is allocated (a score of huge values would otherwise overflow or
+    // exhaust memory).
+    let (lo, hi) = setup
+        .levels
+        .iter()
+        .fold((0i64, 0i64), |(lo, hi), l| (lo.min(l.0), hi.max(l.0)));
+    let most_dice = setup
+        .init
+        .iter()
+        .map(|(c, _)| c.iter().map(|&x| f64::from(x)).sum::<f64>())
+        .fold(0.0, f64::max);
+    let kept = match mode {
+        Mode::KeepFirst(k) => most_dice.min(f64::from(k)),
+        Mode::DropFirst(_) => most_dice,
+    };
+    check_work("keep/drop with added dice", (hi as f64 - lo as f64) * kept)?;
     let law = run(&setup, mode)?;
     Ok((law, setup.tail))
 }
@@ -578,6 +594,24 @@ mod tests {
             assert!(tail <= 1e-18);
             assert!((law.iter().sum::<f64>() + tail - 1.0).abs() < 1e-14);
         }
+    }
+
+    #[test]
+    fn huge_scores_are_refused_not_allocated() {
+        use crate::{Comparison, Die, Explode};
+        let pool = Pool::new(3, Die::D6)
+            .unwrap()
+            .exploding(Explode::new(Comparison::Exactly(6)))
+            .unwrap();
+        for keep in [Keep::Highest(2), Keep::DropLowest(1)] {
+            let law = pool.kept_score(keep, |v| if v >= 4 { i64::MAX / 2 } else { 0 }, 0.0);
+            assert!(matches!(law, Err(Error::TooComplex { .. })), "{keep:?}");
+        }
+        // Scores of ordinary size are untouched by the check.
+        let law = pool
+            .kept_score(Keep::Highest(2), |v| v * 1000, 0.0)
+            .unwrap();
+        assert!((law.total() - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -37,7 +37,7 @@
 //! | rule | type |
 //! |---|---|
 //! | a die, d2 … d1000 | [`Die`] |
-//! | a pool, mixed sources, exploding or compounding dice | [`Pool`], [`Source`], [`Explode`] |
+//! | a pool, mixed sources, exploding, compounding or penetrating dice | [`Pool`], [`Source`], [`Explode`] |
 //! | keep/drop, sum with a modifier | [`Sum`], [`Keep`] |
 //! | unique dice (rpg-dice-roller's `u`, `uo`) | [`Unique`] |
 //! | total against a target, three outcomes | [`VersusTarget`], [`Versus`] |

@@ -519,7 +519,7 @@ impl SuccessPool {
                 (len * len) as f64
                     * crate::sum::TAILED_COST
                     * 2.0
-                    * f64::from(33 - n.leading_zeros())
+                    * crate::sum::powering_steps(n)
                     * abcd.len() as f64,
             )?;
             let mut law = Tailed::zero(len);

@@ -64,7 +64,8 @@ impl Keep {
         }
     }
 
-    fn k(self) -> u32 {
+    /// The `k` the rule names (0 for [`Keep::All`]).
+    pub(crate) fn k(self) -> u32 {
         match self {
             Keep::All => 0,
             Keep::Highest(k) | Keep::Lowest(k) | Keep::DropHighest(k) | Keep::DropLowest(k) => k,
@@ -119,7 +120,7 @@ pub(crate) fn collect_values<'a, R: Rng + ?Sized>(
 }
 
 /// Sum of the `keep` selected values of `values`; `values` is reordered.
-fn kept_sum(values: &mut [i64], keep: Keep) -> i64 {
+pub(crate) fn kept_sum(values: &mut [i64], keep: Keep) -> i64 {
     let n = values.len() as u32;
     let (top, k) = keep.as_top(n);
     let k = k as usize;
@@ -764,7 +765,7 @@ fn uniform_sum_work(dice: f64, sides: f64) -> f64 {
 }
 
 /// `⌈log₂ n⌉ + 1`: the convolutions binary powering makes, for work estimates.
-fn powering_steps(n: u32) -> f64 {
+pub(crate) fn powering_steps(n: u32) -> f64 {
     f64::from(33 - n.leading_zeros())
 }
 

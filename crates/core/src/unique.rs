@@ -27,7 +27,7 @@ use crate::error::Error;
 use crate::faces::Comparison;
 use crate::pool::{check_modifier, check_work, powu};
 use crate::record::{DieRoll, RollRecord, Source};
-use crate::sum::{Keep, mark_kept};
+use crate::sum::{Keep, kept_sum, mark_kept};
 use crate::{Die, Exact, MAX_DICE, Roll, RollDetailed};
 
 /// The most times `u` re-rolls one die (rpg-dice-roller's `maxIterations`).
@@ -106,10 +106,7 @@ impl Unique {
     /// # Errors
     /// [`Error::Keep`] when `keep` names more dice than there are.
     pub fn keeping(mut self, keep: Keep) -> Result<Self, Error> {
-        let k = match keep {
-            Keep::All => 0,
-            Keep::Highest(k) | Keep::Lowest(k) | Keep::DropHighest(k) | Keep::DropLowest(k) => k,
-        };
+        let k = keep.k();
         if k > self.count {
             return Err(Error::Keep {
                 k,
@@ -163,9 +160,8 @@ impl Unique {
         self.only.is_none_or(|c| c.test(i64::from(value)))
     }
 
-    /// Rolls every die's final value into `out` (cleared first), in order.
-    fn roll_values<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>) {
-        out.clear();
+    /// Rolls every die's final value, passing each to `out` in order.
+    fn roll_values<R: Rng + ?Sized>(&self, rng: &mut R, mut out: impl FnMut(u32)) {
         // Values taken so far: one bit per face (at most 1000 faces).
         let mut seen = [0u64; 16];
         let has = |seen: &[u64; 16], v: u32| (seen[(v / 64) as usize] >> (v % 64)) & 1 == 1;
@@ -179,7 +175,7 @@ impl Unique {
                 }
             }
             seen[(v / 64) as usize] |= 1 << (v % 64);
-            out.push(v);
+            out(v);
         }
     }
 }
@@ -190,20 +186,8 @@ impl Roll for Unique {
 
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> i64 {
         let mut values = Vec::with_capacity(self.count as usize);
-        self.roll_values(rng, &mut values);
-        let (top, k) = self.keep.as_top(self.count);
-        values.sort_unstable();
-        let kept: u64 = if top {
-            values
-                .iter()
-                .rev()
-                .take(k as usize)
-                .map(|&v| u64::from(v))
-                .sum()
-        } else {
-            values.iter().take(k as usize).map(|&v| u64::from(v)).sum()
-        };
-        kept as i64 + self.modifier
+        self.roll_values(rng, |v| values.push(i64::from(v)));
+        kept_sum(&mut values, self.keep) + self.modifier
     }
 }
 
@@ -211,11 +195,10 @@ impl RollDetailed for Unique {
     /// Every die's final value (dropped ones flagged), the modifier and the total.
     fn roll_record_into<R: Rng + ?Sized>(&self, rng: &mut R, record: &mut RollRecord) {
         record.clear();
-        let mut values = Vec::with_capacity(self.count as usize);
-        self.roll_values(rng, &mut values);
-        for v in values {
-            record.dice.push(DieRoll::new(self.die, v, Source::Primary));
-        }
+        let die = self.die;
+        self.roll_values(rng, |v| {
+            record.dice.push(DieRoll::new(die, v, Source::Primary));
+        });
         mark_kept(record, self.keep);
         record.modifier = self.modifier;
         record.total = record.kept_values().sum::<i64>() + self.modifier;

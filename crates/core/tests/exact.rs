@@ -2751,3 +2751,26 @@ fn unique_dice_match_enumerated_sequences() {
         assert!((law.total() - 1.0).abs() < 1e-12, "{u}");
     }
 }
+
+#[test]
+fn unique_exact_law_reaches_its_largest_die_and_refuses_beyond() {
+    use dice_core::{UNIQUE_MAX_EXACT_SIDES, Unique};
+    let s = UNIQUE_MAX_EXACT_SIDES;
+    // The largest die (the bit mask's last bit in use) against enumeration.
+    let every = |_: u32| true;
+    let brute = brute_unique(2, s, &every, dice_core::UNIQUE_MAX_REROLLS, Keep::All);
+    let law = Unique::new(2, d(s)).unwrap().distribution().unwrap();
+    for (o, &q) in &brute {
+        let p = law.probability(o);
+        assert!(
+            (p - q).abs() <= 1e-12 * q,
+            "2d{s}u: {o} has {p}, enumeration gives {q}"
+        );
+    }
+    assert!((law.total() - 1.0).abs() < 1e-12);
+    // One side more: refused, not wrong.
+    assert!(matches!(
+        Unique::new(2, d(s + 1)).unwrap().distribution(),
+        Err(Error::Unsupported { .. })
+    ));
+}

@@ -54,6 +54,7 @@ const BLOCKING_CASES: u32 = 16;
 const ROLL_OFF_CASES: u32 = 12;
 const KEEP_AMONG_ADDED_CASES: u32 = 16;
 const UNIQUE_CASES: u32 = 16;
+const PENETRATING_CASES: u32 = 16;
 
 /// Chi-square tests in this file, at most: the Bonferroni divisor.
 const CHECKS: u32 = DIE_CASES
@@ -68,7 +69,8 @@ const CHECKS: u32 = DIE_CASES
     + BLOCKING_CASES
     + ROLL_OFF_CASES
     + KEEP_AMONG_ADDED_CASES * 2
-    + UNIQUE_CASES * 2;
+    + UNIQUE_CASES * 2
+    + PENETRATING_CASES * 2;
 
 /// The significance level of each chi-square test.
 fn alpha() -> f64 {
@@ -541,8 +543,9 @@ fn exploding_sum_case() -> impl Strategy<Value = ExplodingSum> {
         -20i64..=20,
     )
         .prop_flat_map(|(count, sides, compound, cap, modifier)| {
-            // Keep/drop on compounding dice only: with additional explosions the exact law
-            // refuses it, except when the rule keeps every original die, which is checked in
+            // Keep/drop on compounding dice only here: with additional explosions it keeps
+            // among the added dice too, checked in `keep_among_added_dice_rolls_fit_its_law`
+            // and, for rules that keep as many dice as the pool holds,
             // `additional_explosions_with_keep_rolls_fit_its_law`.
             let keep = if compound {
                 keep(count).boxed()
@@ -562,8 +565,7 @@ fn exploding_sum_case() -> impl Strategy<Value = ExplodingSum> {
 }
 
 /// Additional explosions with a keep/drop rule that keeps as many dice as the pool holds
-/// (`Highest(n)`, `Lowest(n)`, `DropHighest(0)`, `DropLowest(0)`), which the exact law
-/// accepts.
+/// (`Highest(n)`, `Lowest(n)`, `DropHighest(0)`, `DropLowest(0)`).
 fn additional_keep_case() -> impl Strategy<Value = ExplodingSum> {
     (1u32..=6, exploding_sides(), cap(), -20i64..=20, 0u8..4).prop_flat_map(
         |(count, sides, cap, modifier, which)| {
@@ -621,7 +623,7 @@ proptest! {
     #![proptest_config(config(EXPLODING_SUM_CASES))]
 
     /// Totals of exploding or compounding dice, default or explicit caps, any keep/drop
-    /// (refused with additional explosions): both rolling paths.
+    /// (compounding dice only): both rolling paths.
     #[test]
     fn exploding_sum_rolls_fit_its_law(case in exploding_sum_case()) {
         let what = format!("{case:?}");
@@ -650,8 +652,9 @@ proptest! {
 proptest! {
     #![proptest_config(config(ADDITIONAL_KEEP_CASES))]
 
-    /// Additional explosions under a keep/drop rule that keeps every original die: the exact
-    /// law is given (as the sum of every die), so the rolls must follow it.
+    /// Additional explosions under a keep/drop rule naming as many dice as the pool holds:
+    /// `DropHighest(0)` and `DropLowest(0)` keep every die rolled, `Highest(n)` and
+    /// `Lowest(n)` keep `n` among them, added dice included.
     #[test]
     fn additional_explosions_with_keep_rolls_fit_its_law(case in additional_keep_case()) {
         let what = format!("{case:?}");
@@ -1349,5 +1352,111 @@ proptest! {
             record.total
         });
         assert_fits(&format!("{what} (record)"), &law, &seen, alpha(), MAX_CELLS);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Penetrating dice: totals and success counts, pools up to MAX_DICE
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct PenetratingCase {
+    count: u32,
+    sides: u32,
+    on: Comparison,
+    success: Comparison,
+    compound: bool,
+    cap: Option<u32>,
+}
+
+/// Penetrating dice (`!p`, `!!p`): small pools often, up to 300 dice next, any pool size up
+/// to `MAX_DICE` sometimes, default or explicit caps, any success test.
+fn penetrating_case() -> impl Strategy<Value = PenetratingCase> {
+    (
+        prop_oneof![3 => 1u32..=10, 2 => 11u32..=300, 1 => 1u32..=MAX_DICE],
+        exploding_sides(),
+        any::<bool>(),
+        cap(),
+    )
+        .prop_flat_map(|(count, sides, compound, cap)| {
+            (explode_on(sides), comparison(sides)).prop_map(move |(on, success)| PenetratingCase {
+                count,
+                sides,
+                on,
+                success,
+                compound,
+                cap,
+            })
+        })
+}
+
+impl PenetratingCase {
+    fn pool(&self) -> Option<Pool> {
+        let e = if self.compound {
+            Explode::penetrating_compound(self.on)
+        } else {
+            Explode::penetrating(self.on)
+        };
+        let e = match self.cap {
+            Some(c) => e.with_cap(c).ok()?,
+            None => e,
+        };
+        Pool::new(self.count, Die::new(self.sides).unwrap())
+            .ok()?
+            .exploding(e)
+            .ok()
+    }
+
+    /// The cost estimates of the same case without penetration (a penetrating die's law is
+    /// listed as far as the plain one's, and its count the same way).
+    fn cost(&self) -> f64 {
+        let total = ExplodingSum {
+            count: self.count,
+            sides: self.sides,
+            on: self.on,
+            compound: self.compound,
+            cap: self.cap,
+            keep: Keep::All,
+            modifier: 0,
+        };
+        let count = ExplodingSuccess {
+            count: self.count,
+            sides: self.sides,
+            on: self.on,
+            success: self.success,
+            compound: self.compound,
+            cap: self.cap,
+        };
+        total.cost().max(count.cost())
+    }
+}
+
+proptest! {
+    #![proptest_config(config(PENETRATING_CASES))]
+
+    /// Penetrating dice, additional or compounding: the rolled total and the rolled success
+    /// count against their exact laws.
+    #[test]
+    fn penetrating_rolls_fit_their_laws(case in penetrating_case()) {
+        let what = format!("{case:?}");
+        let pool = case.pool();
+        prop_assume!(pool.is_some());
+        let pool = pool.unwrap();
+        prop_assume!(case.cost() <= EXACT_BUDGET);
+        let sum = Sum::new(pool.clone(), Keep::All, 0).unwrap();
+        let sp = SuccessPool::new(pool, case.success);
+        let total_law = timed(&what, || law_or_skip(&what, sum.distribution()));
+        let count_law = timed(&what, || law_or_skip(&what, sp.distribution()));
+        prop_assume!(total_law.is_some() && count_law.is_some());
+        let (total_law, count_law) = (total_law.unwrap(), count_law.unwrap());
+        sound(&what, &total_law);
+        sound(&what, &count_law);
+        let p = explode_chance(case.on, case.sides);
+        let n = rolls_for(dice_per_roll(case.count, p, case.cap));
+        let mut r = rng(seed_of(&what));
+        let seen = timed(&what, || rolled(n, || sum.roll(&mut r)));
+        assert_fits(&format!("{what} (total)"), &total_law, &seen, alpha(), MAX_CELLS);
+        let seen = timed(&what, || rolled(n, || sp.roll(&mut r)));
+        assert_fits(&format!("{what} (count)"), &count_law, &seen, alpha(), MAX_CELLS);
     }
 }
