@@ -142,6 +142,9 @@ pub enum ExprKind {
     /// A group of expressions (`{4d6kh3, 4d6kh3}kh1`, d20's set `(1d4+1, 3)kh1`): each is
     /// rolled once, then kept or dropped by value, then added up or counted.
     Group(GroupTerm),
+    /// Dice whose count or number of sides is rolled (`(1d4)d8`, `2d(1d4+2)`): the count
+    /// and sides are rolled first, then the dice.
+    Computed(ComputedDice),
 }
 
 impl Expr {
@@ -867,21 +870,43 @@ pub struct DiceTerm {
 }
 
 /// rpg-dice-roller's unique modifier: `u` rerolls a die while it shows a face an earlier
-/// die of the pool shows, `uo` rerolls it once.
+/// die of the pool shows, `uo` rerolls it once; with a compare point (`u=5`, `u>4`) only a
+/// duplicate passing it is rerolled, and the rerolling stops at a face that fails it
+/// (written `u(=5)` in this crate's grammar, where `u=5` would count fives).
 ///
 /// ```
-/// use dice_notation::Unique;
-/// assert_eq!(Unique { once: true }.to_string(), "uo");
+/// use dice_notation::{Cmp, Unique};
+/// assert_eq!(Unique { once: true, on: None }.to_string(), "uo");
+/// assert_eq!(Unique { once: false, on: Some(Cmp::Exactly(5)) }.to_string(), "u(=5)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unique {
     /// `uo`: once.
     pub once: bool,
+    /// Only duplicates passing this test are rerolled (`u=5`).
+    pub on: Option<Cmp>,
+}
+
+impl Unique {
+    /// Whether a duplicate showing `value` is rerolled.
+    ///
+    /// ```
+    /// use dice_notation::{Cmp, Unique};
+    /// assert!(!Unique { once: false, on: Some(Cmp::Above(4)) }.rerolls(3));
+    /// ```
+    pub fn rerolls(&self, value: i64) -> bool {
+        self.on.as_ref().is_none_or(|c| c.test(value))
+    }
 }
 
 impl fmt::Display for Unique {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.once { "uo" } else { "u" })
+        f.write_str(if self.once { "uo" } else { "u" })?;
+        // In parentheses: a test right after `u` would read as a success count here.
+        if let Some(c) = &self.on {
+            write!(f, "({c})")?;
+        }
+        Ok(())
     }
 }
 
@@ -939,6 +964,13 @@ impl DiceTerm {
 impl fmt::Display for DiceTerm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, self.die)?;
+        self.fmt_modifiers(f)
+    }
+}
+
+impl DiceTerm {
+    /// Writes the modifiers, in the order they apply.
+    fn fmt_modifiers(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(r) = &self.reroll {
             write!(f, "{r}")?;
         }
@@ -991,6 +1023,48 @@ impl fmt::Display for DiceTerm {
             write!(f, "{s}")?;
         }
         Ok(())
+    }
+}
+
+/// Dice whose count, or number of sides, is itself rolled: `(1d4)d8` rolls a d4, then that
+/// many d8; `2d(1d4+2)` rolls the sides first (Foundry VTT's and Roll20's computed dice).
+/// The count is rolled first, then the sides, then the dice, each with its faces in that
+/// order. A count of 0 is 0; a die of one side shows 1 (without modifiers only).
+///
+/// With fewer dice than a keep or drop names, every die is kept (`kh`, `kl`) or dropped
+/// (`dh`, `dl`).
+///
+/// ```
+/// use dice_notation::{Dialect, Expression, ExprKind};
+/// let e = Expression::parse_with("(1d4)d8", Dialect::Foundry)?;
+/// assert!(matches!(e.expr().kind, ExprKind::Computed(_)));
+/// assert_eq!(e.to_string(), "(1d4)d8");
+/// // a 3 on the d4, then three d8
+/// assert_eq!(e.roll_faces([3, 8, 1, 5])?.total, 14);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ComputedDice {
+    /// How many dice: any expression (a number when only the sides are rolled).
+    pub count: Box<Expr>,
+    /// The number of sides, when it is rolled (`None`: `term.die`).
+    pub sides: Option<Box<Expr>>,
+    /// The die and the modifiers (its `count` is not used; with rolled sides, its `die`
+    /// stands for them).
+    pub term: DiceTerm,
+}
+
+impl fmt::Display for ComputedDice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.count.kind {
+            ExprKind::Number(n) => write!(f, "{n}")?,
+            _ => write!(f, "({})", self.count)?,
+        }
+        match &self.sides {
+            Some(s) => write!(f, "d({s})")?,
+            None => write!(f, "{}", self.term.die)?,
+        }
+        self.term.fmt_modifiers(f)
     }
 }
 
@@ -1062,6 +1136,7 @@ impl fmt::Display for Expr {
                 f.write_str(")")
             }
             ExprKind::Group(g) => write!(f, "{g}"),
+            ExprKind::Computed(c) => write!(f, "{c}"),
             ExprKind::Call(func, args) => {
                 write!(f, "{func}(")?;
                 for (i, a) in args.iter().enumerate() {

@@ -6,8 +6,8 @@
 use dice_core::{Die, Explode, FaceSet, Keep, Pool, Streak, SuccessPool, Sum};
 
 use crate::ast::{
-    BinOp, Cmp, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Relation, Select, Sort, Span,
-    StreakTerm, Unique,
+    BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Relation, Select,
+    Sort, Span, StreakTerm, Unique,
 };
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{MAX_CONSTANT, MAX_DICE, MAX_ROLLED, MAX_VALUE};
@@ -111,6 +111,51 @@ pub(crate) enum Op {
     /// 1 when the relation holds, else 0.
     Compare(Relation, Box<Node>, Box<Node>),
     Group(Box<GroupSpec>),
+    /// Dice with a rolled count or number of sides: the count, the sides (when rolled),
+    /// and the index of the [`TermKind::Computed`] term in [`Plan::terms`].
+    Computed(Box<ComputedOp>),
+}
+
+/// The parts of a computed dice term that are rolled before its dice.
+#[derive(Clone, Debug)]
+pub(crate) struct ComputedOp {
+    pub(crate) count: Node,
+    pub(crate) sides: Option<Node>,
+    pub(crate) term: usize,
+}
+
+/// A computed dice term: one pool for each number of sides it can have, whose count is
+/// set when rolled; and the tree term, for the exact law's pools of each count and size.
+#[derive(Clone, Debug)]
+pub(crate) struct ComputedSpec {
+    pub(crate) template: DiceTerm,
+    /// The fewest sides (the first variant's); the die's when not rolled.
+    pub(crate) sides_lo: i64,
+    /// Whether the sides are rolled.
+    pub(crate) rolled_sides: bool,
+    /// The pool of each number of sides, from `sides_lo` up (one, for a fixed die).
+    pub(crate) variants: Vec<PoolSpec>,
+}
+
+impl ComputedSpec {
+    /// The dice term of `n` dice of `s` sides, with keep/drop settled for `n` dice (all
+    /// kept becomes no keep): `None` when no die is kept or rolled, so the value is 0.
+    pub(crate) fn variant(&self, n: i64, s: i64) -> Option<DiceTerm> {
+        let n = u32::try_from(n).ok().filter(|&n| n > 0)?;
+        let mut t = self.template.clone();
+        t.count = n;
+        if self.rolled_sides {
+            t.die = DieKind::Sides(u32::try_from(s).ok()?);
+        }
+        let kept = t.keep.kept_of(n);
+        if kept == 0 {
+            return None;
+        }
+        if kept == n {
+            t.keep = dice_core::Keep::All;
+        }
+        Some(t)
+    }
 }
 
 /// A group of values, kept or dropped, then added up or counted.
@@ -138,6 +183,7 @@ pub(crate) struct Term {
 pub(crate) enum TermKind {
     Pool(PoolSpec),
     Streak(StreakSpec),
+    Computed(ComputedSpec),
 }
 
 /// The dice-core mechanic a term compiles to.
@@ -249,7 +295,7 @@ impl PoolSpec {
     /// unique die at most once per face it could repeat).
     fn roll_budget(&self) -> u64 {
         let chain = self.explode.as_ref().map_or(1, |e| u64::from(e.cap) + 1);
-        let unique = match self.unique {
+        let unique = match &self.unique {
             None => 1,
             Some(u) if u.once => 2,
             Some(_) => (self.hi - self.lo + 1) as u64,
@@ -478,6 +524,7 @@ impl Compiler<'_> {
                 (Op::Compare(*rel, Box::new(a), Box::new(b)), 0, 1)
             }
             ExprKind::Group(g) => self.group(g, e)?,
+            ExprKind::Computed(c) => self.computed(c, e)?,
             ExprKind::Call(func, args) => {
                 if args.len() < 2 {
                     return Err(
@@ -589,6 +636,146 @@ impl Compiler<'_> {
     }
 
     fn dice(&mut self, t: &DiceTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
+        let spec = pool_spec(t);
+        self.count_dice(t.count.into(), spec.roll_budget(), e.span)?;
+        let (lo, hi) = spec.bounds();
+        let fast = fast_pool(&spec);
+        self.terms.push(Term {
+            text: e.to_string(),
+            span: e.span,
+            kind: TermKind::Pool(spec),
+            fast,
+        });
+        Ok((self.terms.len() - 1, lo, hi))
+    }
+
+    /// A computed dice term (`(1d4)d8`, `2d(1d4+2)`): the count and sides are checked by
+    /// their bounds (a count within `0..=MAX_DICE`, sides within `1..=MAX_SIDES`, one side
+    /// only without modifiers), and the term's dice as if the most were rolled.
+    fn computed(&mut self, c: &ComputedDice, e: &Expr) -> Result<(Op, i128, i128), ParseError> {
+        let count = self.node(&c.count)?;
+        let sides = c.sides.as_ref().map(|s| self.node(s)).transpose()?;
+        if count.lo < 0 || count.hi > i64::from(MAX_DICE) {
+            return Err(self.error(
+                ParseErrorKind::OutOfRange {
+                    what: "number of dice (as rolled)",
+                    value: if count.lo < 0 { count.lo } else { count.hi }.into(),
+                    min: 0,
+                    max: MAX_DICE.into(),
+                },
+                count.span,
+            ));
+        }
+        let plain = DiceTerm::new(c.term.count, c.term.die) == c.term;
+        let (sides_lo, sides_hi) = match &sides {
+            Some(s) => {
+                let least = if plain { 1 } else { dice_core::MIN_SIDES };
+                if s.lo < i64::from(least) || s.hi > i64::from(crate::MAX_SIDES) {
+                    return Err(self.error(
+                        ParseErrorKind::OutOfRange {
+                            what: if plain || s.lo >= 1 {
+                                "sides (as rolled)"
+                            } else {
+                                "sides (as rolled; a die of one side takes no modifiers)"
+                            },
+                            value: if s.lo < i64::from(least) { s.lo } else { s.hi }.into(),
+                            min: least.into(),
+                            max: crate::MAX_SIDES.into(),
+                        },
+                        s.span,
+                    ));
+                }
+                (s.lo, s.hi)
+            }
+            None => {
+                let n = i64::from(c.term.die.sides());
+                (n, n)
+            }
+        };
+        // Every size of die with the most dice must be a valid term (unique dice with more
+        // dice than faces, a keep of more dice than can be rolled …).
+        let most = u32::try_from(count.hi).unwrap_or(MAX_DICE).max(1);
+        let mut variants = Vec::new();
+        let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+        let mut budget = 0;
+        for s in sides_lo..=sides_hi {
+            let t = c.template_with(most, s, sides.is_some());
+            if s == 1 {
+                // One side, no modifiers: n dice show n.
+                variants.push(pool_spec(&DiceTerm::new(most, DieKind::Sides(2))));
+                lo = lo.min(count.lo.into());
+                hi = hi.max(count.hi.into());
+                continue;
+            }
+            crate::parse::check_term(&t, e.span).map_err(|(k, span)| self.error(k, span))?;
+            let spec = pool_spec(&t);
+            budget = budget.max(spec.roll_budget());
+            // The kept count is piecewise linear in the count (a bend at the k of keep):
+            // the extremes are at the ends and the bend.
+            let k = i64::from(keep_k(t.keep));
+            for n in [count.lo, count.hi, k.clamp(count.lo, count.hi)] {
+                let Ok(n) = u32::try_from(n) else { continue };
+                let kept = t.keep.kept_of(n);
+                let (a, b) = if n == 0 || kept == 0 {
+                    (0, 0)
+                } else {
+                    let mut v = spec.clone();
+                    v.count = n;
+                    if kept == n {
+                        v.keep = dice_core::Keep::All;
+                    }
+                    v.bounds()
+                };
+                lo = lo.min(a);
+                hi = hi.max(b);
+            }
+            variants.push(spec);
+        }
+        self.count_dice(most.into(), budget, e.span)?;
+        let template = c.term.clone();
+        self.terms.push(Term {
+            text: e.to_string(),
+            span: e.span,
+            kind: TermKind::Computed(ComputedSpec {
+                template,
+                sides_lo,
+                rolled_sides: sides.is_some(),
+                variants,
+            }),
+            fast: Fast::None,
+        });
+        let op = ComputedOp {
+            count,
+            sides,
+            term: self.terms.len() - 1,
+        };
+        Ok((Op::Computed(Box::new(op)), lo, hi))
+    }
+}
+
+impl ComputedDice {
+    /// The dice term of `n` dice of `s` sides (the die's own when `rolled` is false).
+    fn template_with(&self, n: u32, s: i64, rolled: bool) -> DiceTerm {
+        let mut t = self.term.clone();
+        t.count = n;
+        if rolled {
+            t.die = DieKind::Sides(u32::try_from(s).unwrap_or(2));
+        }
+        t
+    }
+}
+
+/// The number of dice a keep or drop names (0 for none).
+fn keep_k(keep: Keep) -> u32 {
+    match keep {
+        Keep::All => 0,
+        Keep::Highest(k) | Keep::Lowest(k) | Keep::DropHighest(k) | Keep::DropLowest(k) => k,
+    }
+}
+
+/// A dice term's pool with every modifier resolved (the parser checked the term).
+pub(crate) fn pool_spec(t: &DiceTerm) -> PoolSpec {
+    {
         let (die, offset) = core_die(t.die);
         let (lo, hi) = t.die.faces();
         let mut spec = PoolSpec {
@@ -613,7 +800,7 @@ impl Compiler<'_> {
             failure_value: t.failure_value,
             select: t.select.clone(),
             reroll_add: t.reroll_add.clone(),
-            unique: t.unique,
+            unique: t.unique.clone(),
             crit_success: t.crit_success.clone(),
             crit_failure: t.crit_failure.clone(),
             sort: t.sort,
@@ -624,18 +811,11 @@ impl Compiler<'_> {
         if let Some(x) = spec.explode.as_mut().filter(|x| !x.explicit) {
             x.cap = dice_core::uncapped_roll_cap(going_on);
         }
-        self.count_dice(t.count.into(), spec.roll_budget(), e.span)?;
-        let (lo, hi) = spec.bounds();
-        let fast = fast_pool(&spec);
-        self.terms.push(Term {
-            text: e.to_string(),
-            span: e.span,
-            kind: TermKind::Pool(spec),
-            fast,
-        });
-        Ok((self.terms.len() - 1, lo, hi))
+        spec
     }
+}
 
+impl Compiler<'_> {
     fn streak(&mut self, t: &StreakTerm, e: &Expr) -> Result<(usize, i128, i128), ParseError> {
         let (die, offset) = core_die(t.die);
         let (lo, hi) = t.die.faces();
@@ -671,7 +851,7 @@ fn core_die(kind: DieKind) -> (Die, i64) {
 }
 
 /// The dice-core mechanic that rolls the pool exactly as this crate's semantics say, if any.
-fn fast_pool(p: &PoolSpec) -> Fast {
+pub(crate) fn fast_pool(p: &PoolSpec) -> Fast {
     if p.own_modifiers() {
         return Fast::None;
     }

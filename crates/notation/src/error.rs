@@ -198,10 +198,10 @@ impl fmt::Display for ParseError {
 ///
 /// ```
 /// use dice_notation::{Expression, NotationError};
-/// let e = Expression::parse("5d6r1!kh3")?;
+/// let e = Expression::parse("5d6ro1!kh3")?;
 /// let err = e.distribution().unwrap_err();
 /// assert!(matches!(err, NotationError::Unsupported { .. }));
-/// assert_eq!(err.term(), "5d6r1!kh3");
+/// assert_eq!(err.term(), "5d6ro1!kh3");
 /// # Ok::<(), dice_notation::ParseError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -251,8 +251,8 @@ impl NotationError {
     /// The part of the expression at fault, in canonical form.
     ///
     /// ```
-    /// let e = dice_notation::Expression::parse("1 + 3d6r1!dl1")?;
-    /// assert_eq!(e.distribution().unwrap_err().term(), "3d6r1!dl1");
+    /// let e = dice_notation::Expression::parse("1 + 3d6ro1!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().term(), "3d6ro1!dl1");
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn term(&self) -> &str {
@@ -266,8 +266,8 @@ impl NotationError {
     /// Where it is in the input.
     ///
     /// ```
-    /// let e = dice_notation::Expression::parse("1 + 3d6r1!dl1")?;
-    /// assert_eq!(e.distribution().unwrap_err().span(), dice_notation::Span::new(4, 13));
+    /// let e = dice_notation::Expression::parse("1 + 3d6ro1!dl1")?;
+    /// assert_eq!(e.distribution().unwrap_err().span(), dice_notation::Span::new(4, 14));
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn span(&self) -> Span {

@@ -11,7 +11,8 @@ use dice_core::{Dist, Exact, Keep, Sum, Versus, VersusTarget};
 
 use crate::ast::{BinOp, Func};
 use crate::compile::{
-    ExplodeSpec, Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind,
+    ComputedOp, ExplodeSpec, Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind,
+    fast_pool, pool_spec,
 };
 use crate::error::NotationError;
 use crate::roll::{Outcome, apply};
@@ -111,6 +112,13 @@ fn combination_bound(node: &Node) -> (f64, f64) {
     match &node.op {
         Op::Const(_) => (1.0, 0.0),
         Op::Term(_) => (range, 0.0),
+        // A mixture of pools: their cost is estimated when the count's and sides' laws are
+        // known (`computed_law`).
+        Op::Computed(c) => {
+            let (_, wc) = combination_bound(&c.count);
+            let ws = c.sides.as_ref().map_or(0.0, |s| combination_bound(s).1);
+            (range, wc + ws)
+        }
         Op::Neg(x) => combination_bound(x),
         Op::Bin(op, x, y) => {
             let ((nx, wx), (ny, wy)) = (combination_bound(x), combination_bound(y));
@@ -259,6 +267,7 @@ fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, Notat
             Ok(diff.map(|&d| i64::from(rel.holds(d, 0))))
         }
         Op::Group(g) => group_law(g, node, plan, b),
+        Op::Computed(c) => computed_law(c, node, plan, b),
         Op::Call(func, args) if func.is_unary() => {
             let d = match args.first() {
                 Some(a) => node_law(a, plan, b)?,
@@ -300,7 +309,13 @@ fn binary(
     match op {
         BinOp::Add => add(x, y, false, b),
         BinOp::Sub => add(x, y, true, b),
-        BinOp::Mul | BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
+        // The product written out (apply's arm for it), so that the pair loop inlines it.
+        BinOp::Mul => {
+            let f = |v: i64, w: i64| v.saturating_mul(w);
+            let range = corner_range(x, y, &f);
+            combine(x, y, f, range, b)
+        }
+        BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
             let f = |v, w| apply(op, v, w);
             let range = corner_range(x, y, &f);
             combine(x, y, f, range, b)
@@ -416,6 +431,81 @@ fn group_law(
         .map_err(|e| at(Fail::from(e)))
 }
 
+/// Budget units charged per pair of a count and a number of sides of a computed term,
+/// before its pools' own work (building the pool and mixing its law in).
+const VARIANT_COST: f64 = 200.0;
+
+/// The law of a computed dice term (`(1d4)d8`, `2d(1d4+2)`): the mixture, over the joint
+/// law of its count and sides (independent), of the law of that many dice of that size.
+/// The pairs are charged first ([`VARIANT_COST`] each), then every pool's estimated
+/// dice-core work before any is computed, then each pool's own work as it goes; the
+/// unlisted mass of the count, the sides and the pools (untruncated explosions) is the tail.
+fn computed_law(
+    c: &ComputedOp,
+    node: &Node,
+    plan: &Plan,
+    b: &mut Budget,
+) -> Result<Dist<i64>, NotationError> {
+    let at = |f: Fail| f.at(&node.text, node.span);
+    let TermKind::Computed(spec) = &plan.terms[c.term].kind else {
+        return Err(at(Fail::Unsupported("a computed term without its pools")));
+    };
+    let counts = node_law(&c.count, plan, b)?;
+    let sides = match &c.sides {
+        Some(s) => node_law(s, plan, b)?,
+        None => Dist::certain(0),
+    };
+    b.charge(counts.len() as f64 * sides.len() as f64 * VARIANT_COST)
+        .map_err(at)?;
+    // Every pool, and the estimate of dice-core's work for all, before any law.
+    let mut pools: Vec<(f64, Option<Term>, i64)> = Vec::new();
+    let mut estimate = 0.0;
+    for (&n, pn) in counts.iter() {
+        for (&s, ps) in sides.iter() {
+            let w = pn * ps;
+            if spec.rolled_sides && s == 1 {
+                pools.push((w, None, n));
+                continue;
+            }
+            let Some(t) = spec.variant(n, s) else {
+                pools.push((w, None, 0));
+                continue;
+            };
+            let p = pool_spec(&t);
+            let fast = fast_pool(&p);
+            let term = Term {
+                text: t.to_string(),
+                span: node.span,
+                kind: TermKind::Pool(p),
+                fast,
+            };
+            estimate += core_cost(&term);
+            pools.push((w, Some(term), 0));
+        }
+    }
+    b.afford(estimate).map_err(at)?;
+    let mut acc = Law::empty();
+    let mut tailed = counts.tail() > 0.0 || sides.tail() > 0.0;
+    for (w, term, value) in pools {
+        let law = match term {
+            None => Law::point(value),
+            Some(term) => {
+                let d = term_law(&term, b).map_err(|f| f.at(&term.text, node.span))?;
+                tailed |= d.tail() > 0.0;
+                Law::listed(&d)
+            }
+        };
+        check_listed((acc.p.len() + law.p.len()) as f64).map_err(at)?;
+        b.charge((law.p.len() + acc.p.len()) as f64).map_err(at)?;
+        let scaled = Law {
+            offset: law.offset,
+            p: law.p.iter().map(|q| q * w).collect(),
+        };
+        acc = acc.mix(&scaled);
+    }
+    acc.into_dist(tailed).map_err(at)
+}
+
 fn span_of(d: &Dist<i64>) -> f64 {
     match (d.outcomes().first(), d.outcomes().last()) {
         (Some(lo), Some(hi)) => (*hi as f64) - (*lo as f64) + 1.0,
@@ -468,24 +558,33 @@ fn combine(
     if let Some((lo, hi)) = dense {
         b.charge((pairs + (hi - lo) as f64) * DENSE_PAIR_COST)?;
         let mut acc = vec![0.0; (hi - lo + 1) as usize];
-        for (&v, p) in x.iter() {
-            for (&w, q) in y.iter() {
-                let r = f(v, w);
-                if !(lo..=hi).contains(&r) {
-                    // A wrong bound would be a wrong answer: refuse rather than guess.
-                    return Err(Fail::Unsupported(
-                        "a combination outside its computed bounds",
-                    ));
+        // Tiles of TILE × TILE pairs: neighbouring outcomes give nearby results for the
+        // arithmetic operators, so each tile's additions stay within a few cache lines' reach
+        // of each other rather than striding over the whole array (the same non-negative terms
+        // as pair by pair, added in another order: equal to rounding).
+        const TILE: usize = 32;
+        let (xo, xp) = (x.outcomes(), x.probabilities());
+        let (yo, yp) = (y.outcomes(), y.probabilities());
+        for (xo, xp) in xo.chunks(TILE).zip(xp.chunks(TILE)) {
+            for (yo, yp) in yo.chunks(TILE).zip(yp.chunks(TILE)) {
+                for (&v, &p) in xo.iter().zip(xp) {
+                    for (&w, &q) in yo.iter().zip(yp) {
+                        let r = f(v, w);
+                        if !(lo..=hi).contains(&r) {
+                            // A wrong bound would be a wrong answer: refuse rather than guess.
+                            return Err(Fail::Unsupported(
+                                "a combination outside its computed bounds",
+                            ));
+                        }
+                        acc[(r - lo) as usize] += p * q;
+                    }
                 }
-                acc[(r - lo) as usize] += p * q;
             }
         }
-        let pairs = acc
-            .into_iter()
-            .enumerate()
-            .filter(|(_, q)| *q > 0.0)
-            .map(|(i, q)| (lo + i as i64, q.min(1.0)));
-        return Ok(Dist::from_pairs_and_tail(pairs, tail)?);
+        for q in &mut acc {
+            *q = q.min(1.0);
+        }
+        return Ok(Dist::from_consecutive(lo, acc, tail)?);
     }
     // The results may be as many as the pairs: refuse before the work if that is too many.
     check_listed(pairs)?;
@@ -519,40 +618,56 @@ fn min_max(x: &Dist<i64>, y: &Dist<i64>, max: bool, b: &mut Budget) -> Result<Di
     } else {
         x.tail() + y.tail() - x.tail() * y.tail()
     };
-    // The outcomes of both, merged: (value, P(x = v), P(y = v)), in the order the cumulative
-    // sums run (decreasing for min, whose sums are of the outcomes above; increasing for max).
+    // Walk the outcomes of both, merged, in the order the cumulative sums run (decreasing
+    // for min, whose sums are of the outcomes above; increasing for max), with
+    // beyond_x, beyond_y the listed mass of x, y strictly beyond v in the walk's direction.
+    // Outcomes of one law beyond every outcome of the other (past `stop`) give no result:
+    // their mass is only added up, in the same order.
     let (xo, yo) = (x.outcomes(), y.outcomes());
     let (xp, yp) = (x.probabilities(), y.probabilities());
-    let mut merged: Vec<(i64, f64, f64)> = Vec::with_capacity(xo.len() + yo.len());
-    let (mut i, mut j) = (0, 0);
-    while i < xo.len() || j < yo.len() {
-        let v = match (xo.get(i), yo.get(j)) {
-            (Some(&a), Some(&c)) => a.min(c),
-            (Some(&a), None) => a,
-            (None, Some(&c)) => c,
-            (None, None) => break,
-        };
-        let px = if xo.get(i) == Some(&v) {
-            i += 1;
-            xp[i - 1]
-        } else {
-            0.0
-        };
-        let py = if yo.get(j) == Some(&v) {
-            j += 1;
-            yp[j - 1]
-        } else {
-            0.0
-        };
-        merged.push((v, px, py));
-    }
-    if !max {
-        merged.reverse();
-    }
-    // beyond_x, beyond_y: the listed mass of x, y strictly beyond v in the walk's direction.
+    let (Some(&xl), Some(&yl)) = (xo.last(), yo.last()) else {
+        return Ok(Dist::from_pairs_and_tail([], tail)?);
+    };
+    let (xf, yf) = (xo[0], yo[0]);
+    // Positions in walk order: for min, index from the end.
+    let (nx, ny) = (xo.len(), yo.len());
+    let at = |o: &[i64], n: usize, i: usize| if max { o[i] } else { o[n - 1 - i] };
+    let pr = |p: &[f64], n: usize, i: usize| if max { p[i] } else { p[n - 1 - i] };
+    // `before(a, b)`: a comes first in the walk.
+    let before = |a: i64, b: i64| if max { a < b } else { a > b };
+    let stop = if max { xf.max(yf) } else { xl.min(yl) };
     let (mut beyond_x, mut beyond_y) = (0.0, 0.0);
-    let mut pairs = Vec::with_capacity(merged.len());
-    for &(v, px, py) in &merged {
+    let (mut i, mut j) = (0, 0);
+    while i < nx && before(at(xo, nx, i), stop) {
+        beyond_x += pr(xp, nx, i);
+        i += 1;
+    }
+    while j < ny && before(at(yo, ny, j), stop) {
+        beyond_y += pr(yp, ny, j);
+        j += 1;
+    }
+    let mut pairs = Vec::new();
+    while i < nx || j < ny {
+        let v = match (i < nx, j < ny) {
+            (true, true) => {
+                let (a, c) = (at(xo, nx, i), at(yo, ny, j));
+                if before(a, c) { a } else { c }
+            }
+            (true, false) => at(xo, nx, i),
+            _ => at(yo, ny, j),
+        };
+        let px = if i < nx && at(xo, nx, i) == v {
+            i += 1;
+            pr(xp, nx, i - 1)
+        } else {
+            0.0
+        };
+        let py = if j < ny && at(yo, ny, j) == v {
+            j += 1;
+            pr(yp, ny, j - 1)
+        } else {
+            0.0
+        };
         // For min, walking down: P(y ≥ v) = beyond_y + py; for max, walking up: P(y ≤ v).
         let q = px * (beyond_y + py) + beyond_x * py;
         if q > 0.0 {
@@ -560,6 +675,9 @@ fn min_max(x: &Dist<i64>, y: &Dist<i64>, max: bool, b: &mut Budget) -> Result<Di
         }
         beyond_x += px;
         beyond_y += py;
+    }
+    if !max {
+        pairs.reverse();
     }
     Ok(Dist::from_pairs_and_tail(pairs, tail)?)
 }
@@ -648,6 +766,14 @@ fn core_cost(term: &Term) -> f64 {
         Fast::Sum(sum) => {
             let (_, k) = sum.keep().as_top(p.count);
             let k = f64::from(k);
+            if p.explode.is_none() {
+                // dice-core's keep/drop over plain dice: window sums, about
+                // Σ_v (sides − v)·k²/2 entries (three units each beyond 16 sides).
+                let narrow = sides.min(16.0);
+                let wide = (sides - 16.0).max(0.0);
+                let entries = narrow * (narrow + 1.0) / 2.0 + 3.0 * wide * (sides + 16.0) / 2.0;
+                return entries * k * k / 2.0 + sides * k * n * 2.0;
+            }
             let range = sides * (1.0 + levels);
             KEEP_COST * (range * range * k * k * k / 6.0 + range * n * k)
         }
@@ -671,6 +797,9 @@ fn core_cost(term: &Term) -> f64 {
 const UNIFORM_COST: f64 = 1.0;
 /// See [`UNIFORM_COST`]: dice of more than 16 sides (block sums).
 const UNIFORM_WIDE_COST: f64 = 3.0;
+/// Budget units per multiply-add of dice-core's squarings in a sum of more than 32 dice of up
+/// to 16 sides (dice-core's `SQUARE_COST`).
+const UNIFORM_SQUARE_COST: f64 = 0.3;
 /// Budget units per term of dice-core's keep/drop program, as its size `R²k³/6` counts them.
 const KEEP_COST: f64 = 0.25;
 /// Budget units per `len²` of each of the `2·log₂ n` additions of dice-core's exploding
@@ -679,10 +808,22 @@ const TAILED_COST: f64 = 1.2;
 
 /// dice-core's work for `n` plain dice of `sides` faces: each added die passes once over the
 /// listed width, at most the range `n(s − 1) + 1` and, past a few hundred dice, the ±40
-/// standard deviations beyond which the law underflows to 0.
+/// standard deviations beyond which the law underflows to 0. More than 32 dice of up to 16
+/// sides go by binary powering instead: each squaring of the law of `m` dice, about
+/// `W(m)²/2` multiply-adds for its listed width `W(m)`, [`UNIFORM_SQUARE_COST`] units each.
 fn dice_core_uniform_sum_cost(n: f64, sides: f64) -> f64 {
     let sd = ((sides * sides - 1.0) / 12.0).sqrt();
-    let width = (n * (sides - 1.0) + 1.0).min(80.0 * sd * n.sqrt() + sides);
+    let width_of = |m: f64| (m * (sides - 1.0) + 1.0).min(80.0 * sd * m.sqrt() + sides);
+    if sides <= 16.0 && n > 32.0 {
+        let mut work = 32.0 * width_of(32.0) * sides;
+        let mut m = n / 2.0;
+        while m > 16.0 {
+            work += UNIFORM_SQUARE_COST * width_of(m) * width_of(m) / 2.0;
+            m /= 2.0;
+        }
+        return work;
+    }
+    let width = width_of(n);
     let unit = if sides <= 16.0 {
         UNIFORM_COST
     } else {
@@ -708,6 +849,7 @@ fn term_law(term: &Term, b: &mut Budget) -> Result<Dist<i64>, Fail> {
                 let pairs: Vec<(i64, f64)> = law.iter().collect();
                 Ok(Dist::from_pairs_and_tail(pairs, unlisted)?)
             }
+            TermKind::Computed(_) => Err(Fail::Unsupported("a computed term outside its node")),
         },
     }
 }
@@ -1004,7 +1146,7 @@ fn exploding_law(
 /// The law of a pool of this crate's own (rerolls, clamps, keep-then-count, failures,
 /// exploding `dF`, penetration, selections, reroll-and-add).
 fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
-    if let Some(u) = p.unique {
+    if let Some(u) = &p.unique {
         return unique_law(p, u, b);
     }
     let face = face_law(p);
@@ -1067,10 +1209,41 @@ fn keep_exploding_law(
     score: impl Fn(i64) -> i64,
     b: &mut Budget,
 ) -> Result<Law, Fail> {
-    if p.reroll.is_some() || p.select.is_some() || p.reroll_add.is_some() {
+    if p.select.is_some() || p.reroll_add.is_some() {
         return Err(Fail::Unsupported(
-            "keep/drop over exploding dice that are also rerolled or selected",
+            "keep/drop over exploding dice that are also selected or rerolled and added",
         ));
+    }
+    if let Some((once, rerolled)) = &p.reroll {
+        if *once || e.penetrate {
+            return Err(Fail::Unsupported(
+                "keep/drop over exploding dice that are also rerolled once, or penetrate",
+            ));
+        }
+        // Rerolled until it stands, a face is uniform over the faces that stand: the same
+        // law as a die of that many faces, numbered in order (keep/drop and explosions
+        // follow the faces' order), each scored as the face it stands for.
+        let standing: Vec<i64> = (p.lo..=p.hi).filter(|&f| !rerolled.test(f)).collect();
+        let sides = u32::try_from(standing.len()).unwrap_or(0);
+        let faces = (1..=sides).filter(|&i| e.on.test(standing[(i - 1) as usize]));
+        let set = dice_core::FaceSet::new(faces)
+            .map_err(|_| Fail::Unsupported("an explosion test dice-core cannot hold"))?;
+        let mut explode = dice_core::Explode::new(dice_core::Comparison::OneOf(set));
+        if e.explicit {
+            explode = explode.with_cap(e.cap)?;
+        }
+        let pool =
+            dice_core::Pool::new(p.count, dice_core::Die::new(sides)?)?.exploding(explode)?;
+        b.charge(f64::from(p.count) * f64::from(sides))?;
+        let value = |i: u32| standing[(i as usize).clamp(1, standing.len()) - 1];
+        let law = pool.kept_score(
+            p.keep,
+            |i| score(p.clamp(value(u32::try_from(i).unwrap_or(1)))),
+            TOLERANCE,
+        )?;
+        let mut out = Law::listed(&law);
+        out.p.iter_mut().for_each(|q| *q = q.max(0.0));
+        return Ok(out);
     }
     let on = core_faces(p, &e.on)?;
     let mut explode = if e.penetrate {
@@ -1094,7 +1267,7 @@ fn keep_exploding_law(
 
 /// rpg-dice-roller's unique dice: dice-core's [`dice_core::Unique`], for plain dice with
 /// keep/drop (the other modifiers are refused).
-fn unique_law(p: &PoolSpec, u: crate::ast::Unique, b: &mut Budget) -> Result<Law, Fail> {
+fn unique_law(p: &PoolSpec, u: &crate::ast::Unique, b: &mut Budget) -> Result<Law, Fail> {
     let plain = p.reroll.is_none()
         && p.explode.is_none()
         && p.min.is_none()
@@ -1114,6 +1287,12 @@ fn unique_law(p: &PoolSpec, u: crate::ast::Unique, b: &mut Budget) -> Result<Law
         .with_modifier(p.offset * kept)?;
     if u.once {
         m = m.once();
+    }
+    if let Some(on) = &u.on {
+        let faces = (1..=p.die.sides()).filter(|&f| on.test(i64::from(f) + p.offset));
+        let set = dice_core::FaceSet::new(faces)
+            .map_err(|_| Fail::Unsupported("a unique compare point dice-core cannot hold"))?;
+        m = m.only(dice_core::Comparison::OneOf(set));
     }
     b.charge(f64::from(p.count) * f64::from(p.die.sides()))?;
     Ok(Law::listed(&m.distribution()?))

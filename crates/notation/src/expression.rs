@@ -146,6 +146,10 @@ impl Expression {
                 }
                 ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, depth + 1))),
                 ExprKind::Group(g) => stack.extend(g.items.iter().map(|a| (a, depth + 1))),
+                ExprKind::Computed(c) => {
+                    stack.push((&c.count, depth + 1));
+                    stack.extend(c.sides.iter().map(|s| (&**s, depth + 1)));
+                }
                 ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
             }
         }

@@ -51,7 +51,8 @@
 //! | groups | `{4d6kh3, 4d6kh3}kh1`, `{2d6, 1d12}>=8` | [`ExprKind::Group`], [`GroupTerm`] | order statistics, or item by item |
 //! | penetrate | `!p`, `!!p` | [`Explosion::penetrate`] | this crate; keep/drop: `dice_core::Pool::kept_score` |
 //! | reroll and add, selections | `ra1`, `k(>3)`, `d(<2)` | [`DiceTerm::reroll_add`], [`Select`] | this crate: per-die law |
-//! | unique | `u`, `uo` | [`Unique`] | `dice_core::Unique` |
+//! | unique | `u`, `uo`, `u(=5)` | [`Unique`] | `dice_core::Unique` |
+//! | computed dice | `(1d4)d8`, `2d(1d4+2)` | [`ComputedDice`], [`ExprKind::Computed`] | a mixture over the count's and sides' laws |
 //! | failures' values, criticals, sort | `sf<3`, `cs>=19`, `sd` | [`DiceTerm`] | per-die law; display only |
 //!
 //! ## Dialects
@@ -99,8 +100,8 @@ mod parse;
 mod roll;
 
 pub use ast::{
-    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Relation, Reroll,
-    Select, Sort, Span, StreakTerm, Unique,
+    BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm,
+    Relation, Reroll, Select, Sort, Span, StreakTerm, Unique,
 };
 pub use dialect::{Dialect, UnknownDialect};
 pub use error::{NotationError, ParseError, ParseErrorKind};

@@ -52,6 +52,9 @@ pub(crate) fn parse_with(input: &str, dialect: Dialect) -> PResult<Expr> {
         pos: 0,
         depth: 0,
         syn,
+        rolled_sides: None,
+        fudge_one: false,
+        die_default: false,
     };
     p.ws();
     let e = p.top()?;
@@ -247,6 +250,9 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
         check_cmp(c, s.crit)?;
     }
     if let Some(u) = &t.unique {
+        if let Some(on) = &u.on {
+            check_cmp(on, s.unique)?;
+        }
         let faces = standing.len() as u32;
         if !u.once && t.count > faces {
             return invalid(
@@ -282,6 +288,27 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
         }
     }
     Ok(())
+}
+
+/// Checks a dice term built from another (a computed term's dice), every error at `span`.
+pub(crate) fn check_term(t: &DiceTerm, span: Span) -> Check {
+    let s = TermSpans {
+        count: span,
+        die: span,
+        reroll: span,
+        unique: span,
+        reroll_add: span,
+        explode: span,
+        cap: span,
+        min: span,
+        max: span,
+        keep: span,
+        success: span,
+        failure: span,
+        select: span,
+        crit: span,
+    };
+    check_dice(t, &s)
 }
 
 /// Checks a streak against the limits.
@@ -376,6 +403,13 @@ struct Parser<'a> {
     pos: usize,
     depth: usize,
     syn: &'static Syntax,
+    /// The rolled sides of the dice term being read (`2d(1d4+2)`).
+    rolled_sides: Option<Expr>,
+    /// `dF.1` was read: a d6 whose 1 counts −1 and 6 counts +1 (rpg-dice-roller).
+    fudge_one: bool,
+    /// Whether a modifier of the dice term being read took a default from the die's faces
+    /// (a plain `!` explodes on the highest face), which rolled sides do not have.
+    die_default: bool,
 }
 
 impl Parser<'_> {
@@ -839,6 +873,10 @@ impl Parser<'_> {
         self.leave();
         let span = Span::new(start, self.pos);
         if self.syn.computed_dice && matches!(self.peek(), Some('d' | 'D')) {
+            if self.syn.computed_rolls && constant_value(&inner).is_none() {
+                let rolled = inner.with_span(span);
+                return self.dice_with(Some((1, span)), Some(rolled), start);
+            }
             let count = self.constant_count(&inner, span, "number of dice")?;
             return self.dice(Some((count, span)), start);
         }
@@ -1375,12 +1413,9 @@ impl Parser<'_> {
             if self.syn.fudge_variants && self.eat(".") {
                 if self.eat("2") {
                 } else if self.eat("1") {
-                    return Err(self.invalid(
-                        "`dF.1` (faces −1 and +1 on one side each, 0 on four) is not \
-                         supported: its faces are not equally likely; `dF` (= `dF.2`) is"
-                            .into(),
-                        Span::new(start - 1, self.pos),
-                    ));
+                    // rpg-dice-roller rolls a d6: 1 is −1, 6 is +1, the rest 0.
+                    self.fudge_one = true;
+                    return Ok((DieKind::Sides(6), Span::new(start, self.pos)));
                 } else {
                     return Err(self.unexpected("`1` or `2` (as in `dF.2`)"));
                 }
@@ -1402,8 +1437,14 @@ impl Parser<'_> {
             self.close_group("`)`")?;
             self.leave();
             let span = Span::new(open, self.pos);
-            let n = self.constant_count(&inner, span, "sides")?;
-            DieKind::Sides(n.min(u64::from(u32::MAX)) as u32)
+            if self.syn.computed_rolls && constant_value(&inner).is_none() {
+                // Rolled sides: the die stands for any size while the modifiers are read.
+                self.rolled_sides = Some(inner.with_span(span));
+                DieKind::Sides(MAX_SIDES)
+            } else {
+                let n = self.constant_count(&inner, span, "sides")?;
+                DieKind::Sides(n.min(u64::from(u32::MAX)) as u32)
+            }
         } else {
             return Err(self.unexpected("the number of sides (`d6`), `F` (`dF`) or `%` (`d%`)"));
         };
@@ -1417,10 +1458,25 @@ impl Parser<'_> {
 
     /// A dice term: the count (if any) is read; the input is at `d`.
     fn dice(&mut self, count: Option<(u64, Span)>, start: usize) -> PResult<Expr> {
+        self.dice_with(count, None, start)
+    }
+
+    /// A dice term whose count may be rolled (`rolled`, as in `(1d4)d8`).
+    fn dice_with(
+        &mut self,
+        count: Option<(u64, Span)>,
+        rolled: Option<Expr>,
+        start: usize,
+    ) -> PResult<Expr> {
         let d_at = self.pos;
         self.pos += 1; // `d`
         let percent = self.looking_at("%");
+        let outer_sides = self.rolled_sides.take();
         let (die, die_span) = self.die()?;
+        let rolled_sides = self.rolled_sides.take();
+        self.rolled_sides = outer_sides;
+        self.die_default = false;
+        let fudge_one = std::mem::take(&mut self.fudge_one);
         let (count, count_span) = count.unwrap_or((1, Span::new(start, start + 1)));
         let mut t = DiceTerm::new(count.min(u64::from(u32::MAX)) as u32, die);
         let mut s = TermSpans {
@@ -1437,7 +1493,13 @@ impl Parser<'_> {
                     if self.eat("!!") || self.eat("!") {
                         let compound = self.pos - m == 2;
                         let pen = penetrate && self.eat("p");
-                        let on = self.keyword_cmp()?.unwrap_or(Self::default_explode(die));
+                        let on = match self.keyword_cmp()? {
+                            Some(on) => on,
+                            None => {
+                                self.die_default = true;
+                                Self::default_explode(die)
+                            }
+                        };
                         Some((compound, pen, on, None))
                     } else {
                         None
@@ -1446,7 +1508,13 @@ impl Parser<'_> {
                 ExplodeWords::X => {
                     if self.eat("xo") || self.eat("x") {
                         let once = self.pos - m == 2;
-                        let on = self.keyword_cmp()?.unwrap_or(Self::default_explode(die));
+                        let on = match self.keyword_cmp()? {
+                            Some(on) => on,
+                            None => {
+                                self.die_default = true;
+                                Self::default_explode(die)
+                            }
+                        };
                         Some((false, false, on, once.then_some(1)))
                     } else {
                         None
@@ -1490,7 +1558,10 @@ impl Parser<'_> {
                 } else {
                     match self.keyword_cmp()? {
                         Some(c) => c,
-                        None if syn.reroll_default_lowest => Cmp::Exactly(die.faces().0),
+                        None if syn.reroll_default_lowest => {
+                            self.die_default = true;
+                            Cmp::Exactly(die.faces().0)
+                        }
                         None if syn.canonical_extras && word == "r" && self.eat("a") => {
                             let Some(on) = self.keyword_cmp()? else {
                                 return Err(self.unexpected("what to reroll and add (`ra1`)"));
@@ -1545,20 +1616,25 @@ impl Parser<'_> {
                 if t.unique.is_some() {
                     return Err(self.duplicate("a unique (`u`, `uo`)", m));
                 }
-                t.unique = Some(Unique { once });
+                // rpg-dice-roller's compare point: only duplicates passing it are rerolled
+                // (`u=5`; `u(=5)` in this crate's grammar, where `u=5` counts fives).
+                let on = if syn.canonical_extras {
+                    if self.eat("(") {
+                        let Some(on) = self.cmp()? else {
+                            return Err(self.unexpected("a test (as in `u(=5)`)"));
+                        };
+                        if !self.eat(")") {
+                            return Err(self.unexpected("`)`"));
+                        }
+                        Some(on)
+                    } else {
+                        None
+                    }
+                } else {
+                    self.cmp()?
+                };
+                t.unique = Some(Unique { once, on });
                 s.unique = Span::new(m, self.pos);
-                if self.looking_at("<")
-                    || self.looking_at(">")
-                    || self.looking_at("=")
-                    || self.looking_at("!=")
-                {
-                    return Err(self.invalid(
-                        "a unique modifier with a compare point (`u<=3`) is not supported; plain \
-                         `u` and `uo` are"
-                            .into(),
-                        Span::new(m, self.pos + 1),
-                    ));
-                }
                 continue;
             }
             // Foundry's counting words.
@@ -1588,9 +1664,13 @@ impl Parser<'_> {
                 let success = self.looking_at("cs");
                 self.pos += 2;
                 let (lo, hi) = die.faces();
-                let on = self
-                    .keyword_cmp()?
-                    .unwrap_or(Cmp::Exactly(if success { hi } else { lo }));
+                let on = match self.keyword_cmp()? {
+                    Some(on) => on,
+                    None => {
+                        self.die_default = true;
+                        Cmp::Exactly(if success { hi } else { lo })
+                    }
+                };
                 let slot = if success {
                     &mut t.crit_success
                 } else {
@@ -1722,6 +1802,42 @@ impl Parser<'_> {
             break;
         }
         let span = Span::new(start, self.pos);
+        if fudge_one {
+            // `NdF.1`: the d6 showing 6 less those showing 1, `Nd6=6f1`.
+            if DiceTerm::new(t.count, t.die) != t {
+                return Err(self.invalid(
+                    "`dF.1` with modifiers is not supported (it is read as `d6=6f1`: the 6s \
+                     less the 1s of d6)"
+                        .into(),
+                    span,
+                ));
+            }
+            t.success = Some(Cmp::Exactly(6));
+            t.failure = Some(Cmp::Exactly(1));
+        }
+        if rolled.is_some() || rolled_sides.is_some() {
+            if rolled_sides.is_some() && self.die_default {
+                return Err(self.invalid(
+                    "with rolled sides a modifier cannot take its faces from the die (a plain \
+                     `!` explodes on the highest face, which is not known before the roll): \
+                     write the faces, as in `!>=6`"
+                        .into(),
+                    Span::new(die_span.end, self.pos),
+                ));
+            }
+            let count = match rolled {
+                Some(c) => c,
+                None => Expr::number(count).with_span(count_span),
+            };
+            return Ok(Expr {
+                kind: ExprKind::Computed(crate::ast::ComputedDice {
+                    count: Box::new(count),
+                    sides: rolled_sides.map(Box::new),
+                    term: t,
+                }),
+                span,
+            });
+        }
         // Dialects' degenerate dice: none (0), a d1, Avrae d20's tens die.
         if syn.degenerate_dice && (count == 0 || die == DieKind::Sides(1)) {
             let plain = DiceTerm::new(t.count, t.die) == t;
@@ -1809,6 +1925,7 @@ impl Parser<'_> {
             _ => None,
         };
         let c = if matches!(word, "even" | "odd") {
+            self.die_default = true;
             // The die's size is checked later; listing the faces of a huge one first would
             // exhaust memory (found by fuzzing: `2d656555227odd`).
             if hi.saturating_sub(lo) >= i64::from(MAX_SIDES) {
@@ -1823,7 +1940,10 @@ impl Parser<'_> {
         } else {
             match (self.keyword_cmp()?, default) {
                 (Some(c), _) => c,
-                (None, Some(v)) => Cmp::Exactly(v),
+                (None, Some(v)) => {
+                    self.die_default = true;
+                    Cmp::Exactly(v)
+                }
                 (None, None) => return Err(self.unexpected("a target (as in `ms>=10`)")),
             }
         };

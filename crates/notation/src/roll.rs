@@ -7,7 +7,9 @@ use dice_core::{Die, Keep, Roll, RollDetailed, RollRecord, Versus};
 use rand::Rng;
 
 use crate::ast::{BinOp, DieKind, Func, Span};
-use crate::compile::{Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind};
+use crate::compile::{
+    ComputedSpec, Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind,
+};
 
 /// What one roll of an expression yields: a number, or for a `vs` comparison where the
 /// total fell against the target.
@@ -391,16 +393,50 @@ fn draw<F: Faces>(p: &PoolSpec, src: &mut F, rerolled: &mut Vec<i64>) -> i64 {
 
 /// Rolls a pool through every modifier, in order: reroll, explode, clamp, keep, count.
 pub(crate) fn roll_pool<F: Faces>(p: &PoolSpec, src: &mut F) -> (i64, Vec<RolledDie>) {
-    let mut dice: Vec<RolledDie> = Vec::with_capacity(p.count as usize);
+    roll_pool_of(p, p.count, src)
+}
+
+/// Rolls a computed dice term, whose count `n` and sides `s` were rolled: no die for a
+/// count of 0, a 1 on every die of one side, else the pool of that size with `n` dice.
+pub(crate) fn roll_computed<F: Faces>(
+    c: &ComputedSpec,
+    n: i64,
+    s: i64,
+    src: &mut F,
+) -> (i64, Vec<RolledDie>) {
+    let Ok(n) = u32::try_from(n) else {
+        return (0, Vec::new());
+    };
+    if c.rolled_sides && s == 1 {
+        return (i64::from(n), (0..n).map(|_| RolledDie::new(1)).collect());
+    }
+    let index = if c.rolled_sides { s - c.sides_lo } else { 0 };
+    match usize::try_from(index).ok().and_then(|i| c.variants.get(i)) {
+        Some(p) if n > 0 => roll_pool_of(p, n, src),
+        _ => (0, Vec::new()),
+    }
+}
+
+/// [`roll_pool`] with `count` dice (keep/drop keeps or drops all when it names more).
+fn roll_pool_of<F: Faces>(p: &PoolSpec, count: u32, src: &mut F) -> (i64, Vec<RolledDie>) {
+    let mut dice: Vec<RolledDie> = Vec::with_capacity(count as usize);
     let pen = i64::from(p.explode.as_ref().is_some_and(|e| e.penetrate));
-    for _ in 0..p.count {
+    for _ in 0..count {
         let mut rerolled = Vec::new();
         let mut first = draw(p, src, &mut rerolled);
-        if let Some(u) = p.unique {
-            // Rerolled while an earlier die of the pool shows the same face (or once).
+        if let Some(u) = &p.unique {
+            // Rerolled while an earlier die of the pool shows the same face and the compare
+            // point (if any) passes it: once for `uo`, else at most rpg-dice-roller's 1,000
+            // times (as dice-core's law).
+            let most = if u.once {
+                1
+            } else {
+                dice_core::UNIQUE_MAX_REROLLS
+            };
             let mut tries = 0;
-            while dice.iter().any(|d| d.natural == first)
-                && (!u.once || tries == 0)
+            while tries < most
+                && u.rerolls(first)
+                && dice.iter().any(|d| d.natural == first)
                 && !src.exhausted()
             {
                 rerolled.push(first);
@@ -583,6 +619,31 @@ fn from_record(record: &RollRecord, offset: i64) -> Vec<RolledDie> {
 /// Rolls one term: its value, and its record when asked.
 pub(crate) trait Roller {
     fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64;
+    /// A computed dice term, whose count `n` and sides `s` were rolled.
+    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64;
+}
+
+/// Rolls a computed term from `src`, recording it when asked.
+fn computed_term<F: Faces>(
+    term: &Term,
+    n: i64,
+    s: i64,
+    src: &mut F,
+    record: Option<&mut Vec<TermRoll>>,
+) -> i64 {
+    let TermKind::Computed(c) = &term.kind else {
+        return 0;
+    };
+    let (value, dice) = roll_computed(c, n, s, src);
+    if let Some(out) = record {
+        out.push(TermRoll {
+            term: term.text.clone(),
+            span: term.span,
+            dice,
+            value,
+        });
+    }
+    value
 }
 
 /// Rolls with an RNG: through dice-core where the term compiled to a dice-core mechanic (its
@@ -594,6 +655,7 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
         let offset = match &term.kind {
             TermKind::Pool(p) => p.offset,
             TermKind::Streak(s) => s.offset,
+            TermKind::Computed(_) => 0,
         };
         let Some(out) = record else {
             return roll_value(term, self.0);
@@ -623,6 +685,10 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
             value,
         });
         value
+    }
+
+    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64 {
+        computed_term(term, n, s, &mut RngFaces(self.0), record)
     }
 }
 
@@ -669,12 +735,18 @@ impl Roller for ListRoller {
         }
         value
     }
+
+    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64 {
+        computed_term(term, n, s, &mut self.0, record)
+    }
 }
 
 fn general<F: Faces>(term: &Term, src: &mut F) -> (i64, Vec<RolledDie>) {
     match &term.kind {
         TermKind::Pool(p) => roll_pool(p, src),
         TermKind::Streak(s) => roll_streak(s, src),
+        // Rolled through `Roller::computed`, which knows the count and sides.
+        TermKind::Computed(_) => (0, Vec::new()),
     }
 }
 
@@ -773,6 +845,14 @@ fn eval<R: Roller>(
             let x = eval(a, terms, roller, record);
             let y = eval(b, terms, roller, record);
             i64::from(rel.holds(x, y))
+        }
+        Op::Computed(c) => {
+            let n = eval(&c.count, terms, roller, record);
+            let s = match &c.sides {
+                Some(s) => eval(s, terms, roller, record),
+                None => 0,
+            };
+            roller.computed(&terms[c.term], n, s, record.as_mut())
         }
         Op::Group(g) => {
             let values: Vec<i64> = g

@@ -138,9 +138,9 @@ fn trees_built_by_hand() {
 
 #[test]
 fn notation_errors_name_the_term() {
-    let e = Expression::parse("1d6 + 2d6r1!kh1").unwrap();
+    let e = Expression::parse("1d6 + 2d6ro1!kh1").unwrap();
     let err = e.distribution().unwrap_err();
-    assert_eq!(err.term(), "2d6r1!kh1");
+    assert_eq!(err.term(), "2d6ro1!kh1");
     assert_eq!(err.span().start, 6);
     assert!(matches!(err, NotationError::Unsupported { .. }));
     // In dice-core's terms for the Exact trait.
@@ -226,4 +226,42 @@ mod serde_tests {
         let back: dice_notation::RollResult = serde_json::from_value(v).unwrap();
         assert_eq!(back, r);
     }
+}
+
+/// Computed dice stay within the limits: a count that could exceed `MAX_DICE` is refused
+/// when parsing (no allocation), and a mixture too costly for exact odds is refused before
+/// its work, not after.
+#[test]
+fn computed_dice_are_bounded() {
+    use dice_notation::Dialect;
+    for text in [
+        "(1000d1000)d1000",
+        "(1d20-5)d6",
+        "2d(1d1000+1)",
+        "(2d6)d(1d6-1)!>=3",
+    ] {
+        assert!(
+            Expression::parse_with(text, Dialect::Foundry).is_err(),
+            "{text}"
+        );
+    }
+    let e = Expression::parse("(5d1000)d1000").unwrap();
+    let start = Instant::now();
+    assert!(matches!(
+        e.distribution(),
+        Err(NotationError::TooComplex { .. })
+    ));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    // Rolled: within the bounds the compiler proved.
+    let e = Expression::parse("(1d4)d6kh2").unwrap();
+    let mut r = rng(5);
+    for _ in 0..200 {
+        let v = e.roll(&mut r).total;
+        assert!((e.bounds().0..=e.bounds().1).contains(&v), "{v}");
+    }
+    assert_eq!(e.bounds(), (1, 12));
 }

@@ -477,7 +477,7 @@ fn exact_odds_that_cannot_be_had_are_errors_not_hangs() {
         let e = Expression::parse(expr).unwrap();
         assert!(e.distribution().is_err(), "{expr}");
     }
-    let err = Expression::parse("2d6r1!kh1")
+    let err = Expression::parse("2d6ro1!kh1")
         .unwrap()
         .distribution()
         .unwrap_err();
@@ -838,4 +838,161 @@ fn dialect_arithmetic() {
         2,
         num(|t| (die(t, 6) - die(t, 8)).signum()),
     );
+}
+
+/// Compares the exact law of `expr` read in `dialect` with the enumeration of `process`.
+fn check_in(
+    dialect: dice_notation::Dialect,
+    expr: &str,
+    max_draws: usize,
+    process: impl Fn(&mut Tape) -> i64,
+) {
+    let e = Expression::parse_with(expr, dialect).unwrap_or_else(|err| panic!("{expr}: {err}"));
+    let exact = e
+        .distribution()
+        .unwrap_or_else(|err| panic!("{expr}: {err}"));
+    let (brute, missing) = enumerate(max_draws, |t| process(t));
+    assert!(missing <= 1e-9, "{expr}: enumerate further ({missing})");
+    assert!((exact.total() - 1.0).abs() < 1e-12, "{expr}");
+    let tol = 1e-12 + missing + exact.tail();
+    let outcomes: BTreeSet<i64> = brute
+        .keys()
+        .copied()
+        .chain(exact.outcomes().iter().filter_map(|o| o.as_number()))
+        .collect();
+    for v in outcomes {
+        let p = exact.probability(&Outcome::Number(v));
+        let q = brute.get(&v).copied().unwrap_or(0.0);
+        assert!(
+            (p - q).abs() <= tol,
+            "{expr}: P({v}) exact {p}, enumerated {q}"
+        );
+    }
+}
+
+/// Computed counts and sides (Foundry's `(2d4)d8`, `1d(1d20)`; Roll20's computed dice): the
+/// count is rolled, then the sides, then that many dice of that size. Enumerated over every
+/// count and size, each pool's faces read one by one.
+#[test]
+fn computed_counts_and_sides() {
+    use dice_notation::Dialect::{Default, Foundry, Roll20};
+    // (1d4)d3: a d4, then that many d3.
+    check_in(Foundry, "(1d4)d3", 5, |t| {
+        let n = die(t, 4);
+        (0..n).map(|_| die(t, 3)).sum()
+    });
+    // (1d3+1)d4: two to four d4.
+    check_in(Roll20, "(1d3+1)d4", 5, |t| {
+        let n = die(t, 3) + 1;
+        (0..n).map(|_| die(t, 4)).sum()
+    });
+    // 2d(1d4+2): the sides (3 to 6) first, then two dice.
+    check_in(Foundry, "2d(1d4+2)", 3, |t| {
+        let s = die(t, 4) as u32 + 2;
+        die(t, s) + die(t, s)
+    });
+    // 1d(1d3): a die of one side shows 1.
+    check_in(Foundry, "1d(1d3)", 2, |t| {
+        let s = die(t, 3) as u32;
+        if s == 1 { 1 } else { die(t, s) }
+    });
+    // (1d3-1)d4kh2: none, one or two d4, keeping the highest two (all of them).
+    check_in(Default, "(1d3-1)d4kh1", 3, |t| {
+        let n = die(t, 3) - 1;
+        let v = dice(t, n as u32, 4);
+        v.into_iter().max().unwrap_or(0)
+    });
+    // Both rolled, with a success count: (1d2+1)d(1d2+3)>=4.
+    check_in(Default, "(1d2+1)d(1d2+3)>=4", 5, |t| {
+        let n = die(t, 2) + 1;
+        let s = die(t, 2) as u32 + 3;
+        dice(t, n as u32, s).into_iter().filter(|&f| f >= 4).count() as i64
+    });
+    // An exploding pool of rolled size: (1d2)d3!, untruncated.
+    check_in(Default, "(1d2)d3!", 30, |t| {
+        let n = die(t, 2);
+        let mut total = 0;
+        for _ in 0..n {
+            let mut f = die(t, 3);
+            total += f;
+            while f == 3 && !t.stopped() {
+                f = die(t, 3);
+                total += f;
+            }
+        }
+        total
+    });
+}
+
+/// rpg-dice-roller's `dF.1` (a d6: 1 is −1, 6 is +1, the rest 0) and `u` with a compare
+/// point (only duplicates passing it are rerolled, until the face fails it or is new).
+#[test]
+fn fate_variants_and_unique_with_a_compare_point() {
+    use dice_notation::Dialect::RpgDiceRoller;
+    let fate1 = |f: i64| match f {
+        1 => -1,
+        6 => 1,
+        _ => 0,
+    };
+    check_in(RpgDiceRoller, "3dF.1", 3, move |t| {
+        dice(t, 3, 6).into_iter().map(fate1).sum()
+    });
+    check_in(RpgDiceRoller, "3dF.2", 3, |t| {
+        dice(t, 3, 3).into_iter().map(|f| f - 2).sum()
+    });
+    // 3d4u=4: a later die showing a 4 an earlier die shows is rerolled while it shows 4
+    // (dice-core's limit of 1,000 rerolls leaves less than 1e-120 unaccounted).
+    let unique = |t: &mut Tape, n: usize, sides: u32, on: &dyn Fn(i64) -> bool| {
+        let mut shown: Vec<i64> = Vec::new();
+        for _ in 0..n {
+            let mut f = die(t, sides);
+            while on(f) && shown.contains(&f) && !t.stopped() {
+                f = die(t, sides);
+            }
+            shown.push(f);
+        }
+        shown
+    };
+    check_in(RpgDiceRoller, "3d4u=4", 40, move |t| {
+        unique(t, 3, 4, &|f| f == 4).iter().sum()
+    });
+    check_in(RpgDiceRoller, "3d4u=4kh2", 40, move |t| {
+        sum_of_top(unique(t, 3, 4, &|f| f == 4), 2, true)
+    });
+}
+
+/// Keep/drop over exploding dice that are also rerolled until they stand (`4d6r1!kh3`):
+/// every die, added ones included, is rerolled; keep among all of them. With a cap, so
+/// that only the rerolls go on (a 1 rerolled away is forgotten: one branch).
+#[test]
+fn keep_over_exploding_dice_that_are_rerolled() {
+    use dice_notation::Dialect::Default;
+    let all = |t: &mut Tape, n: u32, cap: u32| {
+        let mut values = Vec::new();
+        let stand = |t: &mut Tape| loop {
+            let f = i64::from(t.roll_by(4, |f| u64::from(f != 1) * u64::from(f)));
+            if f != 1 || t.stopped() {
+                return f;
+            }
+        };
+        for _ in 0..n {
+            let mut f = stand(t);
+            values.push(f);
+            let mut extra = 0;
+            while f == 4 && extra < cap {
+                f = stand(t);
+                values.push(f);
+                extra += 1;
+            }
+        }
+        values
+    };
+    check_in(Default, "2d4r1!cap2kh2", 24, move |t| {
+        sum_of_top(all(t, 2, 2), 2, true)
+    });
+    check_in(Default, "2d4r1!cap1dl1>=3", 24, move |t| {
+        let mut v = all(t, 2, 1);
+        v.sort_unstable();
+        v.iter().skip(1).filter(|&&x| x >= 3).count() as i64
+    });
 }

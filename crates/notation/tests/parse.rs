@@ -570,3 +570,66 @@ fn multibyte_characters_never_split() {
         let _ = format!("{err:#}");
     }
 }
+
+/// The constructs of issue 17, with faces given in advance and the meaning their sources
+/// document.
+#[test]
+fn computed_dice_fate_variants_and_unique_compare_points() {
+    use dice_notation::Dialect::{Default, Foundry, Roll20, RpgDiceRoller};
+    let value = |d: dice_notation::Dialect, text: &str, faces: &[i64]| {
+        let e = Expression::parse_with(text, d).unwrap_or_else(|err| panic!("{text}: {err:#}"));
+        // The canonical form reads back in this crate's grammar.
+        assert_eq!(Expression::parse(&e.to_string()).as_ref(), Ok(&e), "{text}");
+        e.roll_faces(faces.iter().copied())
+            .unwrap_or_else(|err| panic!("{text}: {err}"))
+            .total
+    };
+    // Foundry, "Roll between two and eight d8": `(2d4)d8`; the d4s first (3 + 1 = 4 d8).
+    assert_eq!(value(Foundry, "(2d4)d8", &[3, 1, 8, 7, 1, 2]), 18);
+    // Foundry, "a single die with a number of sides randomly determined by a d20 roll".
+    assert_eq!(value(Foundry, "1d(1d20)", &[12, 9]), 9);
+    assert_eq!(value(Foundry, "1d(1d20)", &[1]), 1); // a die of one side: no face read
+    // Foundry, "(1d20*2)d(1d10)": the count, then the sides, then the dice.
+    assert_eq!(value(Foundry, "(1d20*2)d(1d10)", &[1, 6, 5, 2]), 7);
+    // Roll20's computed dice, `(N+Y)dX` and `Nd(X+Y)`, with a rolled part.
+    assert_eq!(value(Roll20, "(1d3+1)d6", &[2, 6, 6, 1]), 13);
+    assert_eq!(value(Roll20, "2d(1d4+2)", &[4, 6, 5]), 11);
+    assert_eq!(value(Default, "(1d4)d6kh2", &[1, 5]), 5); // fewer dice than kept: all
+    assert_eq!(value(Default, "(1d4)d6dl2", &[2, 5, 6]), 0); // as many dropped: none
+    assert_eq!(value(Default, "(1d4-1)d6", &[1]), 0);
+    assert_eq!(
+        Expression::parse_with("(1d4)d8", Foundry)
+            .unwrap()
+            .to_string(),
+        "(1d4)d8"
+    );
+    assert_eq!(
+        Expression::parse_with("2d(1d4+2)!>=5", Roll20)
+            .unwrap()
+            .to_string(),
+        "2d(1d4+2)!>=5"
+    );
+    // A modifier that takes its faces from a die of unknown size is refused.
+    assert!(Expression::parse("2d(1d4+2)!").is_err());
+    // rpg-dice-roller's FudgeDice: "on 1d6 a roll of 1 = -1, 6 = +1, others = 0" (dF.1);
+    // dF.2 is the plain Fate die.
+    assert_eq!(value(RpgDiceRoller, "4dF.1", &[1, 6, 6, 3]), 1);
+    assert_eq!(value(RpgDiceRoller, "4dF.2", &[-1, 1, 1, 0]), 1);
+    assert!(Expression::parse_with("4dF.1kh2", RpgDiceRoller).is_err());
+    // UniqueModifier: a duplicate is rerolled only while it passes the compare point.
+    // 3d6u=5: the second 5 is rerolled (to 2); a second 3 stands.
+    assert_eq!(value(RpgDiceRoller, "3d6u=5", &[5, 5, 2, 4]), 11);
+    assert_eq!(value(RpgDiceRoller, "3d6u=5", &[3, 3, 5]), 11);
+    // 3d6u>4: the duplicate 6 is rerolled into a 5, which is new, so it stands.
+    assert_eq!(value(RpgDiceRoller, "3d6u>4", &[6, 6, 5, 1]), 12);
+    assert_eq!(
+        Expression::parse_with("3d6u=5", RpgDiceRoller)
+            .unwrap()
+            .to_string(),
+        "3d6u(=5)"
+    );
+    // In this crate's grammar `u>=5` after the dice counts fives and sixes of unique dice.
+    assert_eq!(value(Default, "3d6u>=5", &[5, 5, 6, 1]), 2);
+    // Keep/drop over exploding dice rerolled until they stand: 3d6r1!kh2.
+    assert_eq!(value(Default, "3d6r1!kh2", &[1, 6, 4, 2, 5]), 11);
+}

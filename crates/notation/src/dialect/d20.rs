@@ -48,6 +48,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: false,
     trailing_text: true,
+    computed_rolls: false,
     computed_dice: false,
     degenerate_dice: true,
     tens_percentile: true,

@@ -45,6 +45,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: true,
     trailing_text: false,
+    computed_rolls: true,
     computed_dice: true,
     degenerate_dice: true,
     tens_percentile: false,

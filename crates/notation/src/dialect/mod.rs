@@ -234,6 +234,9 @@ pub(crate) struct Syntax {
     pub(crate) trailing_text: bool,
     /// Counts and sides written as a parenthesized constant expression, `(1+1)d6`.
     pub(crate) computed_dice: bool,
+    /// Counts and sides rolled in parentheses, `(1d4)d8`, `2d(1d4+2)` (with
+    /// `computed_dice`).
+    pub(crate) computed_rolls: bool,
     /// `0d6` (no dice: 0) and `1d1`.
     pub(crate) degenerate_dice: bool,
     /// `d%` is a tens die 0, 10, …, 90 (Avrae d20), not a d100.

@@ -44,6 +44,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: true,
     trailing_text: false,
+    computed_rolls: false,
     computed_dice: true,
     degenerate_dice: true,
     tens_percentile: false,
