@@ -15,12 +15,20 @@ For each expression of the Avrae d20 corpus (`d20.txt`) and the rpg-dice-roller 
   above 1e-4, the mean is within 5 standard errors, and no roll gave an outcome the law rules
   out.
 
+With `--replay`, each corpus line is first replayed through the peer itself: the peer's
+random draws are replaced by the line's faces (d20: `random.randrange`; rpg-dice-roller: the
+dice's `rollOnce`), and the total it gives must be the line's value, with every face used.
+The peer draws the faces of a set of dice before it rerolls or explodes any of them, where
+this crate's corpora list each die with its rerolls and explosions; a line whose order
+differs says the peer's order in its note: `draws 4,5,6`.
+
 Not part of the test suite. Setup, once:
     pip install --user d20                              # Avrae d20 (tested with 1.1.2)
     (cd benches/peers/node && npm install)              # rpg-dice-roller (5.5.x)
     cargo build --release -p dice-cli
 Run:
     python3 benches/peers/dialects.py [--dice target/release/dice] [-n 10000] [--seed 1]
+    python3 benches/peers/dialects.py --replay [--replay-only]
 """
 
 import argparse
@@ -28,6 +36,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -36,17 +45,162 @@ CORPUS = os.path.join(ROOT, "crates", "notation", "tests", "dialects")
 NODE = os.path.join(ROOT, "benches", "peers", "node")
 
 
-def corpus(name):
-    """The expressions of a corpus file that this crate reads."""
+def entries(name, pending=False):
+    """(line number, expression, faces, value or None for `error`, note) of a corpus file;
+    with `pending`, also the lines written out with `#? ` (constructs not read yet)."""
     out = []
     with open(os.path.join(CORPUS, name + ".txt"), encoding="utf-8") as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
+        for i, line in enumerate(f, 1):
+            if pending and line.startswith("#? "):
+                line = line[3:]
+            elif not line.strip() or line.startswith("#"):
                 continue
             fields = [x.strip() for x in line.split("|")]
-            if fields[2] != "error":
-                out.append(fields[0])
+            faces = [int(x) for x in fields[1].split(",") if x.strip()]
+            # A pending line may give a fraction, which this crate does not represent.
+            value = None if fields[2] == "error" else float(fields[2])
+            if value is not None and value == int(value):
+                value = int(value)
+            out.append((i, fields[0], faces, value, fields[3]))
     return out
+
+
+def corpus(name):
+    """The expressions of a corpus file that this crate reads."""
+    return [e for _, e, _, v, _ in entries(name) if v is not None]
+
+
+def peer_faces(faces, note):
+    """The faces in the peer's order: the note's `draws a,b,c` where it gives one."""
+    m = re.search(r"draws (-?\d+(?:, ?-?\d+)*)", note)
+    return [int(x) for x in m.group(1).split(",")] if m else faces
+
+
+def d20_replay(expr, faces):
+    """d20's total with its draws replaced by `faces` (a `d%` face f is the tens die's
+    (f - 1) * 10, as this crate reads it), or the error it raises."""
+    import d20
+
+    left = list(faces or [])
+
+    def draw(*args):
+        if not left:
+            raise RuntimeError("ran out of faces")
+        f = left.pop(0)
+        if len(args) == 1:
+            if not 1 <= f <= args[0]:
+                raise RuntimeError(f"face {f} on a d{args[0]}")
+            return f - 1
+        if not 1 <= f <= 10:
+            raise RuntimeError(f"face {f} on a d%")
+        return (f - 1) * 10
+
+    saved = random.randrange
+    if faces is not None:
+        random.randrange = draw
+    try:
+        total = int(d20.roll(expr, allow_comments=True).total)
+    except Exception as e:  # noqa: BLE001 - the peer's refusal is the answer
+        return None, f"{type(e).__name__}: {e}"
+    finally:
+        random.randrange = saved
+    if left:
+        return total, f"faces left over: {left}"
+    return total, None
+
+
+RPG_REPLAY = r"""
+import { createInterface } from 'node:readline';
+import { DiceRoll, Dice, Results } from '@dice-roller/rpg-dice-roller';
+let left = [];
+const next = (min, max) => {
+  if (!left.length) throw new Error('ran out of faces');
+  const f = left.shift();
+  if (f < min || f > max) throw new Error(`face ${f} on a die of ${min}..${max}`);
+  return new Results.RollResult(f);
+};
+// faces null: the library's own random draws (to see whether it refuses the expression).
+let own = false;
+const standard = Dice.StandardDice.prototype.rollOnce;
+const fudge = Dice.FudgeDice.prototype.rollOnce;
+Dice.StandardDice.prototype.rollOnce = function () {
+  return own ? standard.call(this) : next(this.min, this.max);
+};
+Dice.FudgeDice.prototype.rollOnce = function () {
+  return own ? fudge.call(this) : next(-1, 1);
+};
+for await (const line of createInterface({ input: process.stdin })) {
+  if (!line.trim()) continue;
+  const { expr, faces } = JSON.parse(line);
+  own = faces === null;
+  left = (faces || []).slice();
+  try {
+    const total = new DiceRoll(expr).total;
+    console.log(JSON.stringify({ expr, total, left }));
+  } catch (e) {
+    console.log(JSON.stringify({ expr, error: String(e && e.message ? e.message : e) }));
+  }
+}
+"""
+
+
+def rpg_replay(items):
+    """[(total or None, problem or None)] from rpg-dice-roller for [(expr, faces)]."""
+    lines = "".join(json.dumps({"expr": e, "faces": f}) + "\n" for e, f in items)
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", RPG_REPLAY],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=NODE,
+    )
+    if run.returncode != 0:
+        sys.exit("rpg-dice-roller: " + run.stderr)
+    out = []
+    for line in run.stdout.splitlines():
+        v = json.loads(line)
+        if "error" in v:
+            out.append((None, v["error"]))
+        elif v["left"]:
+            out.append((v["total"], f"faces left over: {v['left']}"))
+        else:
+            out.append((v["total"], None))
+    return out
+
+
+def replay(pending):
+    """Replays every corpus line through its peer; returns the number of disagreements."""
+    bad = 0
+    for dialect in ("d20", "rpg-dice-roller"):
+        rows = entries(dialect, pending)
+        # An `error` line without faces: the peer rolls with its own randomness.
+        items = [
+            (e, None if v is None and not f else peer_faces(f, n)) for _, e, f, v, n in rows
+        ]
+        if dialect == "d20":
+            got = [d20_replay(e, f) for e, f in items]
+        else:
+            got = rpg_replay(items)
+        agree = refused = 0
+        for (line, expr, _, value, note), (total, problem) in zip(rows, got):
+            if value is None:
+                # `error` lines are this crate's refusals; say what the peer gives.
+                refused += 1
+                print(f"{dialect}.txt:{line} `{expr}`: refused here; the peer gives "
+                      + (str(total) if problem is None else problem))
+                continue
+            if total is not None and problem is None and total == value:
+                agree += 1
+                continue
+            if isinstance(total, float) and abs(total - value) < 1e-9:
+                agree += 1
+                continue
+            bad += 1
+            print(f"{dialect}.txt:{line} `{expr}` ({note}): the peer gives {total}"
+                  + (f" ({problem})" if problem else "") + f", the line says {value}")
+        print(f"{dialect}: {len(rows)} lines replayed through the peer: {agree} give the "
+              f"line's value, {refused} refused here, {len(rows) - agree - refused} differ")
+    return bad
 
 
 def exact_law(dice, dialect, expr):
@@ -137,7 +291,16 @@ def main():
     ap.add_argument("--dice", default=os.path.join(ROOT, "target", "release", "dice"))
     ap.add_argument("-n", type=int, default=10000, help="rolls per expression")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--replay", action="store_true",
+                    help="first replay each line's faces through the peer")
+    ap.add_argument("--replay-only", action="store_true", help="only the replay")
+    ap.add_argument("--pending", action="store_true",
+                    help="replay the `#? ` lines (constructs not read yet) too")
     args = ap.parse_args()
+    if args.replay or args.replay_only:
+        bad = replay(args.pending)
+        if args.replay_only:
+            sys.exit(1 if bad else 0)
     summary = []
     for dialect, peer in (("d20", "Avrae d20"), ("rpg-dice-roller", "rpg-dice-roller")):
         exprs = corpus(dialect)
