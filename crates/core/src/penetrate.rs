@@ -14,6 +14,7 @@ use crate::dist::{Dense, Tailed};
 use crate::error::Error;
 use crate::faces::Comparison;
 use crate::pool::{CAPPED_LISTING_TOLERANCE, Explode, PoolPart, ValueLaw, check_work, powu};
+use crate::success::{ChainDice, chain_count_law, face_chances};
 
 /// The law of one penetrating die's whole value: its first face plus, for each face rolled
 /// after it, that face less one (the same for a compounding die and for the chain of dice an
@@ -171,114 +172,26 @@ fn capped_value_law(explodes: &[bool], cap: u32) -> Result<ValueLaw, Error> {
 }
 
 /// The success-count law of a pool whose penetrating explosions add dice: the first die of a
-/// chain is tested on its face, every added die on its face less one.
-///
-/// One chain's count has the generating function `G(z) = (a·z + b) + (c·z + d)·H(z)`, where
-/// `a`, `b`, `c`, `d` are the chances that the first die's face succeeds without exploding,
-/// fails without exploding, succeeds and explodes, fails and explodes, and `H` is the count of
-/// the added dice: `H = (a'·z + b') / (1 − c'·z − d')` untruncated (primed: the same four
-/// chances for a face less one), or with a cap, `H₁ = (a' + c')·z + (b' + d')` and
-/// `Hⱼ = (a'·z + b') + (c'·z + d')·Hⱼ₋₁`. Its series and survival function are sums of
-/// non-negative terms; `n` dice are `Gⁿ` by binary powering.
+/// chain is tested on its face, every added die on its face less one (whether a die explodes
+/// is decided on its natural face). The law is
+/// [`chain_count_law`](crate::success::chain_count_law)'s, the helper of plain additional
+/// explosions, with the added dice's chances taken on the face less one.
 pub(crate) fn count_law(
     parts: &[PoolPart],
     e: Explode,
     success: Comparison,
     tol: f64,
 ) -> Result<(Dense, f64), Error> {
-    let n: u32 = parts.iter().map(PoolPart::count).sum();
-    let mut chances = Vec::new();
-    for part in parts {
-        let sides = part.die().sides();
-        let inv = 1.0 / f64::from(sides);
-        let mut first = [0.0f64; 4];
-        let mut added = [0.0f64; 4];
-        for face in 1..=sides {
-            let x = e.on().test(i64::from(face));
-            let slot = |ok: bool| usize::from(x) * 2 + usize::from(!ok);
-            first[slot(success.test(i64::from(face)))] += inv;
-            added[slot(success.test(i64::from(face) - 1))] += inv;
-        }
-        chances.push((part.count(), first, added));
-    }
-    if e.has_explicit_cap() {
-        let cap = e.cap() as usize;
-        check_work(
-            "a capped penetrating success count",
-            (cap * cap) as f64 * f64::from(n) * f64::from(n),
-        )?;
-        let mut law = Dense::certain(0);
-        for &(count, [a, b, c, d], [a2, b2, c2, d2]) in &chances {
-            let mut h = vec![b2 + d2, a2 + c2];
-            for _ in 1..cap {
-                let mut next = vec![0.0; h.len() + 1];
-                next[0] += b2;
-                next[1] += a2;
-                for (j, &hj) in h.iter().enumerate() {
-                    next[j] += d2 * hj;
-                    next[j + 1] += c2 * hj;
-                }
-                h = next;
+    let chains: Vec<ChainDice> = parts
+        .iter()
+        .map(|part| {
+            let sides = part.die().sides();
+            ChainDice {
+                count: part.count(),
+                first: face_chances(sides, e.on(), |f| success.test(f)),
+                added: face_chances(sides, e.on(), |f| success.test(f - 1)),
             }
-            let mut g = vec![0.0; h.len() + 1];
-            g[0] += b;
-            g[1] += a;
-            for (j, &hj) in h.iter().enumerate() {
-                g[j] += d * hj;
-                g[j + 1] += c * hj;
-            }
-            law = law.convolve(&Dense { offset: 0, p: g }.power(count));
-        }
-        return Ok((law.trim_end(), 0.0));
-    }
-    let mut len = 16usize.max(4 * n as usize);
-    loop {
-        check_work(
-            "a penetrating success count",
-            (len * len) as f64 * 64.0 * chances.len() as f64,
-        )?;
-        let mut law = Tailed::zero(len);
-        for &(count, [a, b, c, d], [a2, b2, c2, _]) in &chances {
-            // H: h₀ = b'/(1−d'), h₁ = (a' + c'·h₀)/(1−d'), hⱼ = h₁·rʲ⁻¹ with r = c'/(1−d');
-            // P(H > j) = h₁·rʲ/(1 − r), with 1 − r = (a' + b')/(a' + b' + c').
-            let go_on = a2 + b2 + c2;
-            let r = c2 / go_on;
-            let one_minus_r = (a2 + b2) / go_on;
-            let h0 = b2 / go_on;
-            let h1 = (a2 + c2 * h0) / go_on;
-            let hf = |j: usize| -> f64 {
-                if j == 0 {
-                    h0
-                } else {
-                    h1 * powu(r, j as u64 - 1)
-                }
-            };
-            let hs = |j: usize| -> f64 { h1 * powu(r, j as u64) / one_minus_r };
-            let mut gf = vec![0.0; len];
-            let mut gs = vec![0.0; len];
-            for j in 0..len {
-                // G = (a·z + b) + c·z·H + d·H.
-                let mut fj = d * hf(j);
-                let mut sj = d * hs(j);
-                if j == 0 {
-                    fj += b;
-                    sj += a + c; // the first die's own success, or an added count ≥ 0
-                } else {
-                    fj += c * hf(j - 1);
-                    sj += c * hs(j - 1);
-                    if j == 1 {
-                        fj += a;
-                    }
-                }
-                gf[j] = fj;
-                gs[j] = sj;
-            }
-            let one = Tailed { f: gf, s: gs };
-            law = law.add(&one.power(count, len), len);
-        }
-        if law.tail() <= tol || len > (1 << 22) {
-            return Ok(law.into_dense());
-        }
-        len *= 2;
-    }
+        })
+        .collect();
+    chain_count_law(&chains, e.has_explicit_cap().then(|| e.cap()), tol)
 }

@@ -130,13 +130,70 @@ impl ExplodeMode {
 /// assert_eq!(compounding.cap(), 3);
 /// # Ok::<(), dice_core::Error>(())
 /// ```
+///
+/// With the `serde` feature an `Explode` is (de)serialised as its four fields (`on`, `mode`,
+/// `cap`, `explicit_cap`); deserialising checks them as the constructors do (an explicit cap
+/// within `1..=MAX_EXPLOSION_CAP`, otherwise [`DEFAULT_EXPLOSION_CAP`]), so a value read from
+/// untrusted input cannot bypass the limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ExplodeFields", into = "ExplodeFields")
+)]
 pub struct Explode {
     on: Comparison,
     mode: ExplodeMode,
     cap: u32,
     explicit_cap: bool,
+}
+
+/// The serialised form of [`Explode`]: its fields, checked by `TryFrom` on the way in.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+struct ExplodeFields {
+    on: Comparison,
+    mode: ExplodeMode,
+    cap: u32,
+    explicit_cap: bool,
+}
+
+#[cfg(feature = "serde")]
+impl From<Explode> for ExplodeFields {
+    fn from(e: Explode) -> Self {
+        ExplodeFields {
+            on: e.on,
+            mode: e.mode,
+            cap: e.cap,
+            explicit_cap: e.explicit_cap,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ExplodeFields> for Explode {
+    type Error = Error;
+
+    /// Rebuilds the value through its constructors: [`Error::Cap`] for an explicit cap
+    /// outside `1..=MAX_EXPLOSION_CAP`, or an implicit one other than the default.
+    fn try_from(f: ExplodeFields) -> Result<Self, Error> {
+        let base = Explode {
+            on: f.on,
+            mode: f.mode,
+            cap: DEFAULT_EXPLOSION_CAP,
+            explicit_cap: false,
+        };
+        if f.explicit_cap {
+            base.with_cap(f.cap)
+        } else if f.cap == DEFAULT_EXPLOSION_CAP {
+            Ok(base)
+        } else {
+            Err(Error::Cap {
+                cap: f.cap,
+                max: MAX_EXPLOSION_CAP,
+            })
+        }
+    }
 }
 
 impl Explode {
@@ -810,27 +867,30 @@ pub(crate) fn exp(x: f64) -> f64 {
     }
 }
 
-/// A listing length beyond which a success count of dice with additional explosions weighs
-/// at most `tol` ([`chernoff_len`]). `abcd` holds, per part, its count of dice and the
-/// chances `a`, `b`, `c`, `d` of a face that succeeds and stops, fails and stops, succeeds
-/// and explodes, fails and explodes (as in `SuccessPool::distribution_within`): one die's
-/// count has the generating function `g₀ + g₁·z/(1 − r·z)`, with `g₀ = b/(1 − d)`,
-/// `g₁ = (a + c·g₀)/(1 − d)` and `r = c/(1 − d)`, converging for `z < 1/r`.
-pub(crate) fn exploding_count_len(abcd: &[(u32, f64, f64, f64, f64)], tol: f64) -> Option<usize> {
-    let dice: Vec<(f64, f64, f64, f64)> = abcd
+/// A listing length beyond which a success count of dice whose explosions add dice weighs at
+/// most `tol` ([`chernoff_len`]). Per part, a chain's count has the generating function
+/// `G(z) = (a·z + b) + (c·z + d)·H(z)` with `H(z) = h₀ + h₁·z/(1 − r·z)`, in the notation of
+/// [`chain_count_law`](crate::success::chain_count_law) (`a`, `b`, `c`, `d` the first die's
+/// chances, `r` and `hⱼ` from the added dice's), converging for `z < 1/r`.
+pub(crate) fn exploding_count_len(chains: &[crate::success::ChainDice], tol: f64) -> Option<usize> {
+    // (dice, first die's chances, h₀, h₁, r) per part.
+    let dice: Vec<(f64, [f64; 4], f64, f64, f64)> = chains
         .iter()
-        .map(|&(count, a, b, c, _)| {
-            let go_on = a + b + c;
-            let g0 = b / go_on;
-            (f64::from(count), g0, (a + c * g0) / go_on, c / go_on)
+        .map(|chain| {
+            let [a2, b2, c2, _] = chain.added;
+            let go_on = a2 + b2 + c2;
+            let h0 = b2 / go_on;
+            let h1 = (a2 + c2 * h0) / go_on;
+            (f64::from(chain.count), chain.first, h0, h1, c2 / go_on)
         })
         .collect();
     let theta_max = dice
         .iter()
-        .filter(|d| d.3 > 0.0)
-        .map(|d| -ln(d.3))
+        .filter(|d| d.4 > 0.0)
+        .map(|d| -ln(d.4))
         .fold(f64::INFINITY, f64::min);
-    // Without a success that explodes, a die counts at most one: any θ bounds it.
+    // Without an added die that succeeds and explodes, a chain counts at most two: any θ
+    // bounds it.
     let theta_max = if theta_max.is_finite() {
         theta_max
     } else {
@@ -840,11 +900,12 @@ pub(crate) fn exploding_count_len(abcd: &[(u32, f64, f64, f64, f64)], tol: f64) 
         |theta| {
             let z = exp(theta);
             let mut k = 0.0;
-            for &(n, g0, g1, r) in &dice {
+            for &(n, [a, b, c, d], h0, h1, r) in &dice {
                 if r * z >= 1.0 {
                     return f64::INFINITY;
                 }
-                k += n * ln(g0 + g1 * z / (1.0 - r * z));
+                let h = h0 + h1 * z / (1.0 - r * z);
+                k += n * ln(a * z + b + (c * z + d) * h);
             }
             k
         },
@@ -1016,5 +1077,51 @@ impl Pool {
             tail,
             tailed: crate::dist::Tailed { f, s: t },
         })
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn explode_round_trips_and_deserialising_checks_the_cap() {
+        let on = Comparison::Exactly(6);
+        for e in [
+            Explode::new(on),
+            Explode::compounding(on).with_cap(3).unwrap(),
+            Explode::penetrating(on)
+                .with_cap(MAX_EXPLOSION_CAP)
+                .unwrap(),
+        ] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(serde_json::from_str::<Explode>(&json).unwrap(), e, "{json}");
+        }
+        // The serialised form is the four fields: edit them past the constructors' limits.
+        let good = serde_json::to_value(Explode::new(on).with_cap(5).unwrap()).unwrap();
+        let with = |cap: u32, explicit: bool| {
+            let mut v = good.clone();
+            v["cap"] = cap.into();
+            v["explicit_cap"] = explicit.into();
+            serde_json::from_value::<Explode>(v)
+        };
+        assert_eq!(with(5, true).unwrap().cap(), 5);
+        assert_eq!(
+            with(DEFAULT_EXPLOSION_CAP, false).unwrap(),
+            Explode::new(on)
+        );
+        for (cap, explicit) in [
+            (0, true),
+            (MAX_EXPLOSION_CAP + 1, true),
+            (u32::MAX, true),
+            (7, false),
+            (u32::MAX, false),
+        ] {
+            let err = with(cap, explicit).unwrap_err().to_string();
+            assert!(
+                err.contains(&format!("cap {cap} is outside")),
+                "{cap}: {err}"
+            );
+        }
     }
 }

@@ -463,34 +463,184 @@ impl SuccessPool {
     }
 
     fn additional_count_law(&self, e: crate::Explode, tol: f64) -> Result<(Dense, f64), Error> {
-        let n = self.pool.count();
-        // Per part: a, b, c, d as in the docs.
-        let mut abcd = Vec::new();
-        for part in self.pool.parts() {
-            let sides = part.die().sides();
-            let (mut a, mut b, mut c, mut d) = (0.0, 0.0, 0.0, 0.0);
-            let inv = 1.0 / f64::from(sides);
-            for face in 1..=sides {
-                let s = self.success.test(i64::from(face));
-                let x = e.on().test(i64::from(face));
-                match (x, s) {
-                    (false, true) => a += inv,
-                    (false, false) => b += inv,
-                    (true, true) => c += inv,
-                    (true, false) => d += inv,
+        // An added die is tested like the first: the same chances for both.
+        let chains: Vec<ChainDice> = self
+            .pool
+            .parts()
+            .iter()
+            .map(|part| {
+                let one = face_chances(part.die().sides(), e.on(), |f| self.success.test(f));
+                ChainDice {
+                    count: part.count(),
+                    first: one,
+                    added: one,
                 }
+            })
+            .collect();
+        chain_count_law(&chains, e.has_explicit_cap().then(|| e.cap()), tol)
+    }
+}
+
+/// The chances of one face, for the success count of dice whose explosions add dice:
+/// `[a, b, c, d]`, the chances that it succeeds and stops, fails and stops, succeeds and
+/// explodes, fails and explodes.
+pub(crate) type FaceChances = [f64; 4];
+
+/// [`FaceChances`] of a die of `sides` faces exploding on `on`, a face `f` succeeding when
+/// `success(f)` (the caller shifts the face for penetrating added dice).
+pub(crate) fn face_chances(
+    sides: u32,
+    on: Comparison,
+    success: impl Fn(i64) -> bool,
+) -> FaceChances {
+    let inv = 1.0 / f64::from(sides);
+    let mut chances = [0.0; 4];
+    for face in 1..=sides {
+        let explodes = on.test(i64::from(face));
+        chances[usize::from(explodes) * 2 + usize::from(!success(i64::from(face)))] += inv;
+    }
+    chances
+}
+
+/// One part of a pool for [`chain_count_law`]: `count` dice, each starting a chain whose first
+/// die has the chances `first` and every die it adds the chances `added` (the same for plain
+/// additional explosions; a face less one for penetrating ones).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChainDice {
+    pub(crate) count: u32,
+    pub(crate) first: FaceChances,
+    pub(crate) added: FaceChances,
+}
+
+/// The success-count law of dice whose explosions add dice (plain or penetrating: one helper
+/// for both), and its unlisted mass.
+///
+/// One chain's count has the generating function `G(z) = (a·z + b) + (c·z + d)·H(z)` with the
+/// first die's chances, where `H` is the count of the dice the first adds:
+/// `H = (a'·z + b')/(1 − c'·z − d')` untruncated (primed: the added dice's chances), so
+/// `h₀ = b'/(1 − d')`, `hⱼ = h₁·rʲ⁻¹` with `h₁ = (a' + c'·h₀)/(1 − d')`, `r = c'/(1 − d')`
+/// and `P(H > j) = h₁·rʲ/(1 − r)`; with a cap, `H₁ = (a' + c')·z + (b' + d')` and
+/// `Hⱼ = (a'·z + b') + (c'·z + d')·Hⱼ₋₁` up to `H_cap`. Series and survival functions are
+/// sums of non-negative terms; `n` dice are `Gⁿ` by binary powering, the untruncated listing
+/// starting at the Chernoff bound ([`crate::pool::exploding_count_len`]) and lengthened
+/// until the rest weighs at most `tol`.
+pub(crate) fn chain_count_law(
+    chains: &[ChainDice],
+    cap: Option<u32>,
+    tol: f64,
+) -> Result<(Dense, f64), Error> {
+    let n: u32 = chains.iter().map(|c| c.count).sum();
+    if let Some(cap) = cap {
+        let cap = cap as usize;
+        check_work(
+            "a capped exploding success count",
+            (cap * cap) as f64 * f64::from(n) * f64::from(n),
+        )?;
+        let mut law = Dense::certain(0);
+        for chain in chains {
+            let [a, b, c, d] = chain.first;
+            let [a2, b2, c2, d2] = chain.added;
+            // One step of `(α·z + β) + (γ·z + δ)·h`.
+            let step = |h: &[f64], [alpha, beta, gamma, delta]: FaceChances| {
+                let mut next = alloc::vec![0.0; h.len() + 1];
+                next[0] += beta;
+                next[1] += alpha;
+                for (j, &hj) in h.iter().enumerate() {
+                    next[j] += delta * hj;
+                    next[j + 1] += gamma * hj;
+                }
+                next
+            };
+            let mut h = alloc::vec![b2 + d2, a2 + c2];
+            for _ in 1..cap {
+                h = step(&h, chain.added);
             }
-            abcd.push((part.count(), a, b, c, d));
+            let g = step(&h, [a, b, c, d]);
+            law = law.convolve(&Dense { offset: 0, p: g }.power(chain.count));
         }
-        if e.has_explicit_cap() {
-            // G₀ = (a + c)·z + (b + d); Gⱼ = (a·z + b) + (c·z + d)·Gⱼ₋₁, cut at the cap.
-            let cap = e.cap() as usize;
-            check_work(
-                "a capped exploding success count",
-                (cap * cap) as f64 * f64::from(n) * f64::from(n),
-            )?;
-            let mut law = Dense::certain(0);
-            for &(count, a, b, c, d) in &abcd {
+        return Ok((law.trim_end(), 0.0));
+    }
+    let mut len = crate::pool::exploding_count_len(chains, tol)
+        .map_or(16usize.max(4 * n as usize), |l| l.clamp(16, 1 << 22));
+    loop {
+        check_work(
+            "an exploding success count",
+            (len * len) as f64
+                * crate::sum::TAILED_COST
+                * 2.0
+                * crate::sum::powering_steps(n)
+                * chains.len() as f64,
+        )?;
+        let mut law = Tailed::zero(len);
+        for chain in chains {
+            let [a, b, c, d] = chain.first;
+            let [a2, b2, c2, _] = chain.added;
+            let go_on = a2 + b2 + c2; // 1 − d', as a sum of non-negative terms
+            let r = c2 / go_on;
+            let one_minus_r = (a2 + b2) / go_on;
+            let h0 = b2 / go_on;
+            let h1 = (a2 + c2 * h0) / go_on;
+            // H's series and survival function: hs[j] = P(H > j).
+            let mut hf = alloc::vec![0.0; len];
+            let mut hs = alloc::vec![0.0; len];
+            hf[0] = h0;
+            let mut rj = 1.0; // r^(j−1), then r^j
+            for slot in hf.iter_mut().skip(1) {
+                *slot = h1 * rj;
+                rj *= r;
+            }
+            let mut rj = 1.0;
+            for slot in hs.iter_mut() {
+                *slot = h1 * rj / one_minus_r;
+                rj *= r;
+            }
+            // G = (a·z + b) + c·z·H + d·H, and its survival function likewise.
+            let mut gf = alloc::vec![0.0; len];
+            let mut gs = alloc::vec![0.0; len];
+            for j in 0..len {
+                let (mut fj, mut sj) = (d * hf[j], d * hs[j]);
+                if j == 0 {
+                    fj += b;
+                    sj += a + c; // the first die's own success, or an added count ≥ 0
+                } else {
+                    fj += c * hf[j - 1];
+                    sj += c * hs[j - 1];
+                    if j == 1 {
+                        fj += a;
+                    }
+                }
+                gf[j] = fj;
+                gs[j] = sj;
+            }
+            let one = Tailed { f: gf, s: gs };
+            law = law.add(&one.power(chain.count, len), len);
+        }
+        if law.tail() <= tol || len > (1 << 22) {
+            return Ok(law.into_dense());
+        }
+        len *= 2;
+    }
+}
+
+impl Exact for SuccessPool {
+    /// [`SuccessPool::distribution_within`] with [`DEFAULT_TAIL_TOLERANCE`].
+    fn distribution(&self) -> Result<Dist<u32>, Error> {
+        self.distribution_within(DEFAULT_TAIL_TOLERANCE)
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::{Die, Exact, Explode};
+
+    /// The count law of dice with additional explosions as it was computed before the helper
+    /// was shared: one chain's count is geometric past 0, `g₀ = b/(1 − d)`,
+    /// `gⱼ = g₁·rʲ⁻¹` (untruncated), or `Gⱼ = (a·z + b) + (c·z + d)·Gⱼ₋₁` from
+    /// `G₀ = (a + c)·z + (b + d)`, `cap` times (capped); `n` dice by repeated convolution.
+    fn geometric_reference(n: u32, [a, b, c, d]: FaceChances, cap: Option<u32>) -> Vec<f64> {
+        let one = match cap {
+            Some(cap) => {
                 let mut g = alloc::vec![b + d, a + c];
                 for _ in 0..cap {
                     let mut next = alloc::vec![0.0; g.len() + 1];
@@ -502,60 +652,103 @@ impl SuccessPool {
                     }
                     g = next;
                 }
-                let one = Dense { offset: 0, p: g };
-                law = law.convolve(&one.power(count));
+                g
             }
-            return Ok((law.trim_end(), 0.0));
+            None => {
+                let go_on = a + b + c;
+                let (g0, r) = (b / go_on, c / go_on);
+                let g1 = (a + c * g0) / go_on;
+                let mut g = alloc::vec![g0];
+                let mut gj = g1;
+                while gj > 1e-300 {
+                    g.push(gj);
+                    gj *= r;
+                }
+                g
+            }
+        };
+        let one = Dense { offset: 0, p: one };
+        let mut law = Dense::certain(0);
+        for _ in 0..n {
+            law = law.convolve(&one);
         }
-        // Untruncated: list counts 0..len with their survival function, raising len until
-        // the rest weighs at most tol. One die: gⱼ = g₁·rʲ⁻¹ for j ≥ 1 with r = c/(1 − d),
-        // so P(count > j) = g₁·rʲ/(1 − r), and 1 − r = (a + b)/(a + b + c).
-        // Start where the Chernoff bound says the rest weighs at most tol.
-        let mut len = crate::pool::exploding_count_len(&abcd, tol)
-            .map_or(16usize.max(4 * n as usize), |l| l.clamp(16, 1 << 22));
-        loop {
-            check_work(
-                "an exploding success count",
-                (len * len) as f64
-                    * crate::sum::TAILED_COST
-                    * 2.0
-                    * crate::sum::powering_steps(n)
-                    * abcd.len() as f64,
-            )?;
-            let mut law = Tailed::zero(len);
-            for &(count, a, b, c, _d) in &abcd {
-                let go_on = a + b + c; // 1 − d, as a sum of non-negative terms
-                let r = c / go_on;
-                let one_minus_r = (a + b) / go_on;
-                let mut g = alloc::vec![0.0; len];
-                let mut surv = alloc::vec![0.0; len];
-                g[0] = b / go_on;
-                let g1 = (a + c * g[0]) / go_on;
-                let mut rj = 1.0; // r^(j−1)
-                for gj in g.iter_mut().skip(1) {
-                    *gj = g1 * rj;
-                    rj *= r;
-                }
-                // surv[j] = g₁·rʲ/(1 − r) for j ≥ 0 (j = 0: everything above 0).
-                let mut rj = 1.0;
-                for slot in surv.iter_mut() {
-                    *slot = g1 * rj / one_minus_r;
-                    rj *= r;
-                }
-                let one = Tailed { f: g, s: surv };
-                law = law.add(&one.power(count, len), len);
+        law.p
+    }
+
+    #[test]
+    fn shared_chain_helper_matches_the_geometric_law_of_additional_explosions() {
+        let cases = [
+            (5, 10, Comparison::Exactly(10), Comparison::AtLeast(8), None),
+            (3, 6, Comparison::AtLeast(5), Comparison::AtMost(2), None),
+            (
+                4,
+                6,
+                Comparison::AtLeast(5),
+                Comparison::AtLeast(4),
+                Some(3),
+            ),
+            (
+                2,
+                4,
+                Comparison::AtLeast(1),
+                Comparison::Exactly(2),
+                Some(5),
+            ),
+        ];
+        for (n, sides, on, success, cap) in cases {
+            let one = face_chances(sides, on, |f| success.test(f));
+            let chains = [ChainDice {
+                count: n,
+                first: one,
+                added: one,
+            }];
+            let (law, tail) = chain_count_law(&chains, cap, 1e-18).unwrap();
+            let reference = geometric_reference(n, one, cap);
+            assert!(tail <= 1e-18);
+            // Listed until the rest weighs at most 1e-18: compare what is listed, and the rest.
+            let beyond: f64 = reference.iter().skip(law.p.len()).sum();
+            assert!(beyond <= 1e-18 && (tail - beyond).abs() <= 1e-15 * beyond.max(1e-200) + 1e-30);
+            for (j, &got) in law.p.iter().enumerate() {
+                let want = reference.get(j).copied().unwrap_or(0.0);
+                assert!(
+                    (got - want).abs() <= 1e-15 * want.max(1e-200),
+                    "{n}d{sides} {success:?} cap {cap:?}: P({j}) {got} vs {want}"
+                );
             }
-            if law.tail() <= tol || len > (1 << 22) {
-                return Ok(law.into_dense());
-            }
-            len *= 2;
         }
     }
-}
 
-impl Exact for SuccessPool {
-    /// [`SuccessPool::distribution_within`] with [`DEFAULT_TAIL_TOLERANCE`].
-    fn distribution(&self) -> Result<Dist<u32>, Error> {
-        self.distribution_within(DEFAULT_TAIL_TOLERANCE)
+    #[test]
+    fn penetrating_and_additional_counts_agree_where_the_shift_cannot_matter() {
+        // Counting every die rolled (a penetrating added die's face less one is still ≥ 0):
+        // the same law whether explosions penetrate or not, as both decide on natural faces.
+        for (n, sides, on, cap) in [
+            (4, 6, Comparison::Exactly(6), None),
+            (3, 10, Comparison::AtLeast(9), Some(4)),
+            (6, 4, Comparison::AtLeast(3), None),
+        ] {
+            let pool = |e: Explode| {
+                let e = match cap {
+                    Some(c) => e.with_cap(c).unwrap(),
+                    None => e,
+                };
+                Pool::new(n, Die::new(sides).unwrap())
+                    .unwrap()
+                    .exploding(e)
+                    .unwrap()
+            };
+            let every = Comparison::AtLeast(0);
+            let plain = SuccessPool::new(pool(Explode::new(on)), every)
+                .distribution()
+                .unwrap();
+            let pen = SuccessPool::new(pool(Explode::penetrating(on)), every)
+                .distribution()
+                .unwrap();
+            assert_eq!(plain.outcomes(), pen.outcomes(), "{n}d{sides}");
+            for (p, q) in plain.probabilities().iter().zip(pen.probabilities()) {
+                assert!((p - q).abs() <= 1e-15 * p, "{n}d{sides}: {p} vs {q}");
+            }
+            assert!((plain.tail() - pen.tail()).abs() <= 1e-18);
+        }
     }
 }
