@@ -6,7 +6,7 @@ use crate::common;
 
 use common::rows;
 
-use common::{bad, json, ok};
+use common::{bad, estimate_agrees_with_exact_odds, json, ok};
 
 const SCENE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -49,30 +49,12 @@ fn the_exact_odds_sum_to_one() {
     assert!(text.contains("exact odds"), "{text}");
 }
 
+/// The Monte Carlo estimate agrees with the exact odds: the printed 95 % intervals are the
+/// Wilson intervals of their own counts, and each exact chance lies within the 99.99 %
+/// Wilson interval of its count (`common::estimate_agrees_with_exact_odds`).
 #[test]
 fn monte_carlo_agrees_with_the_exact_odds() {
-    let exact = rows(&json(&["robots-and-rapiers", "fight", SCENE, "--odds"]));
-    let mc = rows(&json(&[
-        "robots-and-rapiers",
-        "fight",
-        SCENE,
-        "--monte-carlo",
-        "--trials",
-        "20000",
-        "--seed",
-        "3",
-    ]));
-    for (name, p, _) in &exact {
-        let (_, q, interval) = mc
-            .iter()
-            .find(|x| &x.0 == name)
-            .unwrap_or_else(|| panic!("{name} never seen"));
-        let (lo, hi) = interval.expect("an interval");
-        assert!(
-            lo <= *p && *p <= hi,
-            "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
-        );
-    }
+    estimate_agrees_with_exact_odds(&["robots-and-rapiers", "fight", SCENE], "3");
 }
 
 const FULL: &str = concat!(

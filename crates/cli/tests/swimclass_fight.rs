@@ -6,7 +6,7 @@ use crate::common;
 
 use common::rows;
 
-use common::{bad, json, ok};
+use common::{bad, estimate_agrees_with_exact_odds, json, ok};
 
 const SCENE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -45,33 +45,12 @@ fn the_exact_odds_sum_to_one() {
     assert!(text.contains("exact odds"), "{text}");
 }
 
+/// The Monte Carlo estimate agrees with the exact odds: the printed 95 % intervals are the
+/// Wilson intervals of their own counts, and each exact chance lies within the 99.99 %
+/// Wilson interval of its count (`common::estimate_agrees_with_exact_odds`).
 #[test]
 fn monte_carlo_agrees_with_the_exact_odds() {
-    odds_agree(&["swimclass", "fight", SCENE], "3");
-}
-
-/// The exact odds and a Monte Carlo estimate of the same fight agree: every exact chance
-/// lies within its 95% interval, the estimate's `--seed` being `seed`.
-fn odds_agree(args: &[&str], seed: &str) {
-    let mut exact_args = args.to_vec();
-    exact_args.push("--odds");
-    let exact = rows(&json(&exact_args));
-    let total: f64 = exact.iter().map(|x| x.1).sum();
-    assert!((total - 1.0).abs() < 1e-12, "{total}");
-    let mut mc_args = args.to_vec();
-    mc_args.extend(["--monte-carlo", "--trials", "20000", "--seed", seed]);
-    let mc = rows(&json(&mc_args));
-    for (name, p, _) in &exact {
-        let (_, q, interval) = mc
-            .iter()
-            .find(|x| &x.0 == name)
-            .unwrap_or_else(|| panic!("{name} never seen"));
-        let (lo, hi) = interval.expect("an interval");
-        assert!(
-            lo <= *p && *p <= hi,
-            "{name}: exact {p}, estimate {q} in [{lo}, {hi}]"
-        );
-    }
+    estimate_agrees_with_exact_odds(&["swimclass", "fight", SCENE], "3");
 }
 
 const HEALERS: &str = r#"title = "A cleric and her squire against an ogre"
@@ -102,7 +81,7 @@ fn a_healers_fight_whose_skills_advance_agrees_with_its_estimate() {
     std::fs::write(&scene, HEALERS).expect("written");
     let scene = scene.to_str().expect("UTF-8");
     // At the ranks the fight began with, then advancing mid-fight under a ceiling of 2.
-    odds_agree(&["swimclass", "fight", scene], "5");
+    estimate_agrees_with_exact_odds(&["swimclass", "fight", scene], "5");
     let advancing = [
         "swimclass",
         "fight",
@@ -112,7 +91,7 @@ fn a_healers_fight_whose_skills_advance_agrees_with_its_estimate() {
         "--rule",
         "max_rank=2",
     ];
-    odds_agree(&advancing, "5");
+    estimate_agrees_with_exact_odds(&advancing, "5");
     // Advancing changes the odds.
     let fixed = rows(&json(&["swimclass", "fight", scene, "--odds"]));
     let mut args = advancing.to_vec();

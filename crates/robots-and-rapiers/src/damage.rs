@@ -743,21 +743,14 @@ impl Chassis {
         count: u32,
         rng: &mut R,
     ) -> Vec<MalfunctionReport> {
-        let mut owed = count;
         let mut out = Vec::new();
-        while owed > 0 && (out.len() as u32) < MAX_MALFUNCTIONS {
-            owed -= 1;
-            let malfunction = MalfunctionTable.roll(rng);
-            let slot = if malfunction == Malfunction::Slot && !self.slots.is_empty() {
-                Some(rng.random_range(0..self.slots.len()))
-            } else {
-                None
-            };
-            let extra = self.suffer(malfunction, slot);
+        let slots = |c: &Chassis| u32::try_from(c.slots.len()).unwrap_or(u32::MAX);
+        roll_malfunction_chain(self, count, rng, slots, |c, malfunction, slot, rng| {
+            let slot = slot.map(|k| k as usize);
+            let extra = c.suffer(malfunction, slot);
             let cosmetic_die = Die::D10.roll_face(rng) as u8;
-            let cosmetic = i32::from(cosmetic_die) <= self.anthropoid_class;
-            self.cosmetic_damage += u32::from(cosmetic);
-            owed += extra;
+            let cosmetic = i32::from(cosmetic_die) <= c.anthropoid_class;
+            c.cosmetic_damage += u32::from(cosmetic);
             out.push(MalfunctionReport {
                 malfunction,
                 slot,
@@ -765,7 +758,8 @@ impl Chassis {
                 cosmetic,
                 extra,
             });
-        }
+            extra
+        });
         out
     }
 
@@ -787,6 +781,35 @@ impl Chassis {
     ) -> Vec<MalfunctionReport> {
         self.attributes[1] -= damage.durability_loss.min(i32::MAX as u32) as i32;
         self.roll_malfunctions(damage.malfunctions, rng)
+    }
+}
+
+/// The one loop that rolls malfunctions, for [`Chassis::roll_malfunctions`] and the duel's
+/// standing: `owed` results on the Malfunction Table, one at a time, at most
+/// [`MAX_MALFUNCTIONS`]. A slot result also draws which slot it hit, uniformly among the
+/// `slots(target)` slots (none without slots). `apply` applies each result with its slot
+/// (what it rolls besides, such as a Cosmetic Damage d10 or a Memory Save, is its own) and
+/// returns the further malfunctions the result owes, which join the chain.
+pub(crate) fn roll_malfunction_chain<S: ?Sized, R: Rng + ?Sized>(
+    target: &mut S,
+    owed: u32,
+    rng: &mut R,
+    slots: impl Fn(&S) -> u32,
+    mut apply: impl FnMut(&mut S, Malfunction, Option<u32>, &mut R) -> u32,
+) {
+    let mut owed = owed;
+    let mut rolled = 0;
+    while owed > 0 && rolled < MAX_MALFUNCTIONS {
+        owed -= 1;
+        rolled += 1;
+        let malfunction = MalfunctionTable.roll(rng);
+        let slot = if malfunction == Malfunction::Slot {
+            let n = slots(target);
+            (n > 0).then(|| rng.random_range(0..n))
+        } else {
+            None
+        };
+        owed = owed.saturating_add(apply(target, malfunction, slot, rng));
     }
 }
 

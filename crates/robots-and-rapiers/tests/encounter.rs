@@ -1131,3 +1131,78 @@ fn the_shipped_scene_loads_plays_and_its_odds_sum_to_one() {
     assert!(law.states < 20_000, "{} states", law.states);
     assert!(law.ends.probability(&Victory(0)) > 0.0 && law.ends.probability(&Victory(1)) > 0.0);
 }
+
+/// FNV-1a over the text: a digest stable across Rust versions (unlike `DefaultHasher`).
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn seeded_malfunctions_roll_as_they_always_have() {
+    // The duel's malfunctions and `Chassis::roll_malfunctions` share one rolling loop; the
+    // digests below were taken before they did, so the same seed still plays the same duel
+    // and rolls the same malfunctions. The duel is the rulebook's under every rule, with
+    // two slots (slot results, damaged slots owing more) and two programs (Memory picks).
+    let f = |i: usize| {
+        let name = ["Juliard", "Del Trevaine"][i];
+        let dice = [(3, 5), (4, 4)][i];
+        let attributes = [[5, 6, 6, 5, 5, 4], [4, 5, 5, 6, 6, 5]][i];
+        let mut f = Fighter::new(
+            name,
+            Dice::Program {
+                program: dice.0,
+                core: dice.1,
+            },
+            attributes,
+            MeleeWeapon::SonicRapier,
+        )
+        .unwrap();
+        f.self_awareness = [2, 0][i];
+        f.programs = 2;
+        f.chassis.slots = vec![SlotState::Empty, SlotState::Accessory];
+        f
+    };
+    let duel = Duel::new([f(0), f(1)], Rules::default())
+        .unwrap()
+        .with_duel_rules(DuelRules::FULL);
+    let played: Vec<u64> = (0..6)
+        .map(|seed| fnv(&format!("{:?}", play(&duel, &mut rng(seed), 1000).states)))
+        .collect();
+    let mut chassis = Chassis::new(
+        [4, 5, 6, 5, 4, 4],
+        [3, 3, 3, 3],
+        5,
+        vec![SlotState::Empty, SlotState::Accessory, SlotState::Damaged],
+    );
+    chassis.anthropoid_class = 5;
+    let rolled: Vec<u64> = (0..6)
+        .map(|seed| {
+            let mut c = chassis.clone();
+            let report = c.roll_malfunctions(4, &mut rng(seed));
+            fnv(&format!("{report:?} {c:?}"))
+        })
+        .collect();
+    assert_eq!(played, GOLDEN_PLAYED);
+    assert_eq!(rolled, GOLDEN_ROLLED);
+}
+
+/// The digests of the played duels, seeds 0 to 5, taken before the loop was shared.
+const GOLDEN_PLAYED: [u64; 6] = [
+    14478027761768223810,
+    7212538760529309600,
+    14379606437419624785,
+    15214831158449619578,
+    6007051192733298161,
+    6494350295556556200,
+];
+/// The digests of the chassis's rolled malfunctions and its state after them, seeds 0 to 5.
+const GOLDEN_ROLLED: [u64; 6] = [
+    15392708995985982545,
+    5138285057486080232,
+    9398847008507165083,
+    3691926175448827294,
+    9372934208820998314,
+    3669552735984273097,
+];

@@ -1,10 +1,11 @@
 //! Whole fights: a scene of combatants played round by round under the combat chapter —
-//! Initiative and the Turn Order (L3–4), movement (walking as a free action, running,
-//! charging and sprinting, L7, L10–15), melee reach (L17), one attack a turn (L16–18),
-//! aiming (L54), range bands and cover (L51–64), opposed defence rolls (L19–22) or the
-//! optional passive defence (L23–26), counter-attacks (L27–28), outnumbering (L65–68),
-//! damage (L69–73) and hit locations (L76–85) — with the exact law of who wins
-//! ([`dice_core::end_law`]).
+//! Initiative and the Turn Order (L3–4), movement (walking as a free action, jogging with
+//! an attack at a penalty, running, charging and sprinting, toward or away from a foe, L7,
+//! L10–15, L57), melee reach (L17), one attack a turn (L16–18), attacks on an engaged
+//! opponent's rear (L39), aiming (L54), range bands and cover (L51–64), opposed defence
+//! rolls (L19–22) or the optional passive defence (L23–26), counter-attacks (L27–28),
+//! outnumbering (L65–68), damage (L69–73) and hit locations (L76–85) — with the exact law
+//! of who wins ([`dice_core::end_law`]).
 //!
 //! The chapter has no Health pool of its own: "the damage is reduced by the victim's
 //! Fortitude Attribute … before being deducted from their Health" (L73) is all it says. The
@@ -15,8 +16,9 @@
 //! Where the combatants stand is a position in whole metres along one line (the line the
 //! two sides close along): the distance between two combatants is the difference of their
 //! positions. Melee reach (2 m, L17), charging distance (running speed + reach, L14), range
-//! bands (L51–64) and who counts for outnumbering (L66) are read from it. The chapter gives
-//! no speeds, so the scene gives them (walking, running and sprinting metres a round).
+//! bands (L51–64), who counts for outnumbering (L66) and who stands behind whom (L39) are
+//! read from it. The chapter gives no speeds, so the scene gives them (walking, jogging,
+//! running and sprinting metres a round), and the line has two ends (the scene's field).
 //!
 //! The state of a fight in progress ([`FightState`]) is each combatant's Health (0 for
 //! those out of the fight), the Turn Order once Initiative is rolled, every position, and
@@ -247,9 +249,9 @@ impl Armour {
 ///
 /// ```
 /// use dice_shapers_percentile::{Movement, Speed};
-/// let human = Speed { walk: 4, run: 12, sprint: 20 };
+/// let human = Speed { walk: 4, jog: 8, run: 12, sprint: 20 };
 /// assert_eq!(human.of(Movement::Charge), 12); // a charge is a run (L14)
-/// assert_eq!(human.of(Movement::Jog), 0);     // not played in a fight
+/// assert_eq!(human.of(Movement::Jog), 8);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -258,6 +260,9 @@ pub struct Speed {
     /// "Normal walking speed", a free action (L7, L12): a melee fighter walks up to a foe
     /// and attacks in the same turn.
     pub walk: i32,
+    /// Jogging (L13): other actions are allowed "but will suffer penalties": a shot at −10
+    /// (L57), a melee attack at the scene's penalty (the charts list none, PC-A12).
+    pub jog: i32,
     /// "Normal running speed" (L14): a run leaves no other action; a charge runs at most
     /// this far and ends with one melee attack.
     pub run: i32,
@@ -266,8 +271,7 @@ pub struct Speed {
 }
 
 impl Speed {
-    /// The metres a round of `pace` covers: walk, run (a charge too) or sprint; 0 for
-    /// jogging, which the fight does not play (see [`Fight`]).
+    /// The metres a round of `pace` covers: walk, jog, run (a charge too) or sprint.
     ///
     /// ```
     /// # use dice_shapers_percentile::{Movement, Speed};
@@ -278,7 +282,7 @@ impl Speed {
             Movement::Walk => self.walk,
             Movement::Run | Movement::Charge => self.run,
             Movement::Sprint => self.sprint,
-            Movement::Jog => 0,
+            Movement::Jog => self.jog,
         }
     }
 }
@@ -406,6 +410,16 @@ pub struct Scene {
     /// Aptitude is deducted from the attacker's margin. Default: opposed rolls (L20).
     #[cfg_attr(feature = "serde", serde(default))]
     pub passive_defence: bool,
+    /// The ends of the line the fight is fought on, in metres: nobody moves beyond them, so
+    /// a combatant who falls back to an end is cornered. `None`: from the lowest to the
+    /// highest starting position.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub field: Option<[i32; 2]>,
+    /// The TN penalty of a melee attack made while jogging (L13: "will suffer penalties";
+    /// the melee chart lists none, so it is the GM's, PC-A12), as a negative number. `None`:
+    /// melee fighters do not attack while jogging. Shots while jogging are always −10 (L57).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub melee_jogging_penalty: Option<i32>,
 }
 
 impl Scene {
@@ -422,6 +436,7 @@ impl Scene {
     pub fn duel() -> Scene {
         let human = Speed {
             walk: 4,
+            jog: 8,
             run: 12,
             sprint: 20,
         };
@@ -469,6 +484,8 @@ impl Scene {
         Scene {
             combatants: vec![ada, bram, ogre],
             passive_defence: false,
+            field: None,
+            melee_jogging_penalty: None,
         }
     }
 }
@@ -482,6 +499,9 @@ impl Scene {
 /// assert_eq!(Action::Charge { target: 2, aim: Aim::Rolled }.to_string(), "charge 2 (rolled location)");
 /// assert_eq!(Action::Move { toward: 1, pace: Movement::Run }.to_string(), "run toward 1");
 /// assert_eq!(Action::TakeAim { target: 2 }.to_string(), "take aim at 2");
+/// assert_eq!(Action::JogAttack { target: 2, aim: Aim::Rolled }.to_string(), "jog and attack 2 (rolled location)");
+/// let back = Action::Retreat { from: 2, pace: Movement::Walk, shot: Some((2, Aim::Rolled)) };
+/// assert_eq!(back.to_string(), "walk away from 2 and shoot 2 (rolled location)");
 /// assert_eq!(Action::Defend { with: DefenceAptitude::Dodge, tn: 61 }.to_string(), "defend with Dodge (TN 61)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -514,6 +534,29 @@ pub enum Action {
         /// Walk, run or sprint.
         pace: Movement,
     },
+    /// Jog and attack (L13): a melee fighter jogs up to a foe within jogging speed + reach
+    /// and strikes at the scene's melee jogging penalty (PC-A12; offered only when the scene
+    /// gives one); a shooter jogs toward the target, at most jogging speed and stopping
+    /// within reach, and shoots from there at −10 (L57).
+    JogAttack {
+        /// Whom.
+        target: usize,
+        /// Rolled location or a called shot.
+        aim: Aim,
+    },
+    /// Fall back: move away from the foe `from` at `pace` (walk, jog, run or sprint, L7,
+    /// L12–15), as far as the field allows. The chapter puts no limit on which way anyone
+    /// moves and gives no free attack on leaving a melee. A shooter falling back at a walk
+    /// (a free action) or a jog may shoot `shot` from where the move ends, at −10 when
+    /// jogging (L57); a run or a sprint leaves no attack (L14–15).
+    Retreat {
+        /// The foe they move away from.
+        from: usize,
+        /// Walk, jog, run or sprint.
+        pace: Movement,
+        /// The shot taken after the move, if any: whom, and the location rolled or called.
+        shot: Option<(usize, Aim)>,
+    },
     /// "Spend a round aiming" (L54): no shot this turn; the next turn's shot at `target`
     /// is at +10.
     TakeAim {
@@ -539,6 +582,14 @@ impl fmt::Display for Action {
             Action::Attack { target, aim } => write!(f, "attack {target} ({aim})"),
             Action::Charge { target, aim } => write!(f, "charge {target} ({aim})"),
             Action::Move { toward, pace } => write!(f, "{pace} toward {toward}"),
+            Action::JogAttack { target, aim } => write!(f, "jog and attack {target} ({aim})"),
+            Action::Retreat { from, pace, shot } => {
+                write!(f, "{pace} away from {from}")?;
+                match shot {
+                    Some((target, aim)) => write!(f, " and shoot {target} ({aim})"),
+                    None => Ok(()),
+                }
+            }
             Action::TakeAim { target } => write!(f, "take aim at {target}"),
             Action::Hold => f.write_str("hold"),
             Action::Defend { with, tn } => write!(f, "defend with {with} (TN {tn})"),
@@ -557,6 +608,9 @@ impl fmt::Display for Action {
 /// - with nobody to strike, they run at the nearest enemy (walk when they cannot run), so
 ///   that a charge comes within reach; they never sprint, which allows no charge and no
 ///   attack (L15), and never spend a round aiming (L54), which costs a whole shot for +10;
+/// - they never jog to attack (walking up and charging reach a foe without a penalty; a
+///   shooter trades −10 for a closer range band only with a foe moving in anyway) and never
+///   fall back (see [`Skirmish`] for tactics that do);
 /// - when attacked, they "decide which Attribute + Aptitude is relevant for the defender"
 ///   (L20) by taking the defence with the highest TN among those allowed (Dodge or the
 ///   Melee Aptitude in melee; only Dodge against a shot seen coming from out of melee
@@ -634,6 +688,125 @@ impl Policy<FightState, Action> for StandardTactics {
             return a;
         }
         open.first().copied().unwrap_or(Action::Hold)
+    }
+}
+
+/// The standard tactics with falling back (a policy option; [`StandardTactics`] never
+/// falls back):
+///
+/// - **a shooter keeps away**: with an enemy within `keep_away` metres, a shooter falls back
+///   from the nearest enemy at a walk, a free action (L7, L12), and shoots from where they
+///   stop, at the enemy with the least Health among those offered (location rolled). When
+///   the field leaves no room, or no shot is offered from there, they play the standard
+///   tactics;
+/// - **the losing side gives ground**: a combatant whose Health is at or below
+///   `fall_back_at`, within 2 m of an enemy (in melee, L17), with an ally still standing, runs away from
+///   the nearest enemy (no attack, L14), leaving the fight to the ally, until cornered at
+///   the end of the field;
+/// - everything else (defences included) as [`StandardTactics`].
+///
+/// ```
+/// use dice_core::{EncounterLimits, end_law};
+/// use dice_shapers_percentile::{Fight, Rules, Scene, Skirmish};
+/// let mut scene = Scene::duel();
+/// scene.field = Some([-40, 35]); // room behind Bram
+/// let fight = Fight::with_policy(&scene, &Rules::default(), Skirmish::new(&scene, 14, 0))?;
+/// let law = end_law(&fight, EncounterLimits::default())?;
+/// assert!((law.ends.total() - 1.0).abs() < 1e-9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Skirmish {
+    /// The side of each combatant, by index (the scene's side names).
+    sides: Vec<String>,
+    /// A shooter falls back from an enemy this close, in metres.
+    keep_away: i32,
+    /// A combatant falls back at this Health or below.
+    fall_back_at: i32,
+}
+
+impl Skirmish {
+    /// The tactics for `scene`: shooters keep `keep_away` metres from their enemies, and a
+    /// combatant at `fall_back_at` Health or below gives ground while an ally stands (0: never).
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::{Scene, Skirmish};
+    /// let s = Skirmish::new(&Scene::duel(), 14, 5);
+    /// assert_eq!((s.keep_away(), s.fall_back_at()), (14, 5));
+    /// ```
+    pub fn new(scene: &Scene, keep_away: i32, fall_back_at: i32) -> Self {
+        Skirmish {
+            sides: scene.combatants.iter().map(|c| c.side.clone()).collect(),
+            keep_away,
+            fall_back_at,
+        }
+    }
+
+    /// How close, in metres, an enemy makes a shooter fall back.
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::{Scene, Skirmish};
+    /// assert_eq!(Skirmish::new(&Scene::duel(), 14, 0).keep_away(), 14);
+    /// ```
+    pub fn keep_away(&self) -> i32 {
+        self.keep_away
+    }
+
+    /// The Health at or below which a combatant gives ground.
+    ///
+    /// ```
+    /// # use dice_shapers_percentile::{Scene, Skirmish};
+    /// assert_eq!(Skirmish::new(&Scene::duel(), 14, 6).fall_back_at(), 6);
+    /// ```
+    pub fn fall_back_at(&self) -> i32 {
+        self.fall_back_at
+    }
+}
+
+impl Policy<FightState, Action> for Skirmish {
+    fn choose(&self, state: &FightState, who: usize, open: &[Action]) -> Action {
+        let standard = StandardTactics.choose(state, who, open);
+        if !open.contains(&Action::Hold) {
+            return standard; // a defence
+        }
+        let side = |i: usize| self.sides.get(i);
+        let enemies: Vec<usize> = (0..state.health.len())
+            .filter(|&e| side(e) != side(who) && !state.is_down(e))
+            .collect();
+        let Some(&nearest) = enemies.iter().min_by_key(|&&e| (state.distance(who, e), e)) else {
+            return standard;
+        };
+        let health = |t: usize| state.health.get(t).copied().unwrap_or(0);
+        let ally =
+            (0..state.health.len()).any(|a| a != who && side(a) == side(who) && !state.is_down(a));
+        let in_reach = state.distance(who, nearest) <= REACH;
+        if ally && health(who) <= self.fall_back_at && in_reach {
+            let run = Action::Retreat {
+                from: nearest,
+                pace: Movement::Run,
+                shot: None,
+            };
+            if open.contains(&run) {
+                return run;
+            }
+        }
+        if state.distance(who, nearest) <= self.keep_away {
+            let shot = open
+                .iter()
+                .filter_map(|a| match *a {
+                    Action::Retreat {
+                        from,
+                        pace: Movement::Walk,
+                        shot: Some((target, Aim::Rolled)),
+                    } if from == nearest => Some((health(target), target, *a)),
+                    _ => None,
+                })
+                .min_by_key(|&(h, t, _)| (h, t));
+            if let Some((_, _, a)) = shot {
+                return a;
+            }
+        }
+        standard
     }
 }
 
@@ -873,7 +1046,11 @@ struct Swing {
     aim: Aim,
     /// A charge's attack (+10, L40).
     charge: bool,
-    /// A shot's range band, the target's cover and aiming (0 in melee).
+    /// A melee attack made while jogging (the scene's penalty, L13, PC-A12).
+    jog: bool,
+    /// A melee attack on an engaged opponent's rear (+20, L39).
+    rear: bool,
+    /// A shot's range band, the target's cover, aiming and jogging (0 in melee).
     shot: i32,
 }
 
@@ -915,14 +1092,24 @@ enum Plan {
 ///      shoots from where they stand at anyone within triple the listed range (L64, PC-A8);
 ///    - a charge (L14): a melee fighter in melee with nobody runs at most running speed to
 ///      end within reach of the target and makes one attack at +10 (L40);
-///    - a move without an attack: walk, run ("cannot perform another action", L14) or
+///    - a jog and an attack (L13): a melee fighter jogs up to a foe within jogging speed +
+///      reach and strikes at the scene's melee jogging penalty (the melee chart lists none,
+///      PC-A12: offered only when the scene gives it); a shooter jogs toward the target and
+///      shoots from where the jog ends at −10 (L57);
+///    - a move without an attack: walk, jog, run ("cannot perform another action", L14) or
 ///      sprint (no charge, no attack, L15), toward an enemy, stopping within reach;
+///    - falling back: a move away from an enemy at any pace, as far as the ends of the
+///      field allow; a shooter falling back at a walk (free, L7) or a jog (−10, L57) may
+///      shoot from where they stop;
 ///    - spending the round aiming (L54): the next turn's shot at the same target is at +10;
 ///    - or nothing.
 /// 3. An attack: Physical Agility + the weapon's Aptitude against TN 50 (L18), with the
 ///    weapon's standing modifier. In melee: Outnumbering (+10 per combatant on the
 ///    outnumbering side, counting those within reach of the target and of the attacker,
-///    L41, L66), ±Difference in Size (L42, L44) and the charge. A shot: the range band of
+///    L41, L66), ±Difference in Size (L42, L44), the charge, the jogging penalty, and +20
+///    against an engaged opponent's rear (L39: the target faces the nearest enemy in melee
+///    with them, the first in the scene on a tie; an attacker on their other side is
+///    behind them). A shot: the range band of
 ///    the distance (L51–64, with a listed range), the target's cover while they stand where
 ///    they started (L58, L62, L63) and aiming. The defender rolls the defence the policy
 ///    picks (L20–22: Dodge; a Melee Aptitude in melee, or against a shot from within their
@@ -937,13 +1124,11 @@ enum Plan {
 ///    terms, on a location rolled on the attacker; a defender holding only a ranged weapon
 ///    has nothing to hit back with.
 ///
-/// The fight ends when only one side has anyone standing. Not played: jogging (its only use
-/// is an attack at a penalty, −10 for a shot, L57, and one the charts do not list in melee,
-/// PC-A12; walking up and charging reach further without one), the sprinter's trip roll
-/// (the GM "may require" it and its effect is silent, L15), moving away from an enemy (no
-/// rule covers leaving a melee), facing ("an engaged opponent in the rear", L39) and the
-/// conditions the chapter never inflicts (blind, prone, weather: the weapon's standing
-/// modifier holds them).
+/// The fight ends when only one side has anyone standing; leaving the field is not an end
+/// (the chapter has no rule for escaping), so a combatant who falls back to its end is
+/// cornered. Not played: the sprinter's trip roll (the GM "may require" it and its effect
+/// is silent, L15) and the conditions the chapter never inflicts (blind, prone, weather:
+/// the weapon's standing modifier holds them).
 ///
 /// ```
 /// use dice_core::{Encounter, Roll, play};
@@ -961,6 +1146,10 @@ pub struct Fight<P = StandardTactics> {
     side_of: Vec<usize>,
     sides: Vec<String>,
     passive: bool,
+    /// The ends of the line (lowest, highest).
+    field: (i32, i32),
+    /// The melee jogging penalty, when the scene gives one.
+    melee_jog: Option<i32>,
     rules: Rules,
     turn_order: TurnOrder,
     policy: P,
@@ -976,6 +1165,8 @@ impl<P: Clone> Clone for Fight<P> {
             side_of: self.side_of.clone(),
             sides: self.sides.clone(),
             passive: self.passive,
+            field: self.field,
+            melee_jog: self.melee_jog,
             rules: self.rules,
             turn_order: self.turn_order.clone(),
             policy: self.policy.clone(),
@@ -994,6 +1185,15 @@ impl<P> fmt::Debug for Fight<P> {
             .field("rules", &self.rules)
             .finish_non_exhaustive()
     }
+}
+
+/// `state` with `who` moved to `to`.
+fn moved(state: &FightState, who: usize, to: i32) -> FightState {
+    let mut s = state.clone();
+    if let Some(p) = s.position.get_mut(who) {
+        *p = to;
+    }
+    s
 }
 
 fn scene_error(reason: impl Into<String>) -> Error {
@@ -1088,6 +1288,7 @@ impl<P> Fight<P> {
             }
             for (what, v) in [
                 ("walking speed", c.speed.walk),
+                ("jogging speed", c.speed.jog),
                 ("running speed", c.speed.run),
                 ("sprinting speed", c.speed.sprint),
             ] {
@@ -1141,11 +1342,33 @@ impl<P> Fight<P> {
             .combatants
             .windows(2)
             .any(|w| w[0].position != w[1].position);
+        let starts = scene.combatants.iter().map(|c| c.position);
+        let span = (starts.clone().min().unwrap_or(0), starts.max().unwrap_or(0));
+        let field = match scene.field {
+            Some([lo, hi]) => {
+                check_score("field end", lo)?;
+                check_score("field end", hi)?;
+                if lo > hi || lo > span.0 || hi < span.1 {
+                    return Err(scene_error(format!(
+                        "the field [{lo}, {hi}] must run from low to high and hold every starting position ({} to {} m)",
+                        span.0, span.1
+                    )));
+                }
+                (lo, hi)
+            }
+            None => span,
+        };
+        let melee_jog = match scene.melee_jogging_penalty {
+            Some(p) => Some(check_score("melee jogging penalty", p)?),
+            None => None,
+        };
         let fight = Fight {
             combatants: scene.combatants.clone(),
             side_of,
             sides,
             passive: scene.passive_defence,
+            field,
+            melee_jog,
             rules: *rules,
             turn_order: TurnOrder::new(initiative)?,
             policy,
@@ -1154,8 +1377,11 @@ impl<P> Fight<P> {
         };
         // Every attack the fight can make must be buildable: check the extremes of the
         // modifiers (the most and fewest in the melee, a called shot or not, a charge or
-        // not, the worst and best range band with cover and aiming).
-        let worst_shot = RangeBand::Extreme.modifier() + Cover::Heavy.modifier();
+        // not, jogging and from the rear or not, the worst and best range band with cover,
+        // jogging and aiming).
+        let worst_shot = RangeBand::Extreme.modifier()
+            + Cover::Heavy.modifier()
+            + RangedAction::Jogging.row_flat();
         let best_shot = RangeBand::PointBlank.modifier() + RangedAction::Aiming.row_flat();
         for a in 0..n {
             for t in 0..n {
@@ -1163,10 +1389,18 @@ impl<P> Fight<P> {
                     continue;
                 }
                 let big = n as u32;
-                let variants: &[(bool, i32)] = if fight.combatants[a].fights_in_melee() {
-                    &[(false, 0), (true, 0)]
+                let variants: &[(bool, bool, bool, i32)] = if fight.combatants[a].fights_in_melee()
+                {
+                    &[
+                        (false, false, false, 0),
+                        (true, false, true, 0),
+                        (false, true, false, 0),
+                    ]
                 } else {
-                    &[(false, worst_shot), (false, best_shot)]
+                    &[
+                        (false, false, false, worst_shot),
+                        (false, false, false, best_shot),
+                    ]
                 };
                 for sides in [(1, 1), (big, 1), (1, big)] {
                     for aim in [Aim::Rolled, Aim::Called(Location::Head)] {
@@ -1176,7 +1410,10 @@ impl<P> Fight<P> {
                             fight.combatants[t].weapon.parry(),
                         ];
                         for defence in defences {
-                            for &(charge, shot) in variants {
+                            for &(charge, jog, rear, shot) in variants {
+                                if jog && fight.melee_jog.is_none() {
+                                    continue;
+                                }
                                 fight.build(&Swing {
                                     attacker: a,
                                     target: t,
@@ -1184,6 +1421,8 @@ impl<P> Fight<P> {
                                     sides,
                                     aim,
                                     charge,
+                                    jog,
+                                    rear,
                                     shot,
                                 })?;
                             }
@@ -1374,11 +1613,51 @@ impl<P> Fight<P> {
         x + speed.min(gap) * (y - x).signum()
     }
 
+    /// Where `who` ends after moving at most `speed` metres away from `from`, stopping at
+    /// the end of the field. From the same spot, away is toward the end with more room.
+    fn fall_back(&self, state: &FightState, who: usize, from: usize, speed: i32) -> i32 {
+        let at = |i: usize| state.position.get(i).copied().unwrap_or(0);
+        let (x, y) = (at(who), at(from));
+        let (lo, hi) = self.field;
+        let away = match (x - y).signum() {
+            0 if x - lo > hi - x => -1,
+            0 => 1,
+            d => d,
+        };
+        if speed <= 0 {
+            return x;
+        }
+        (x + speed * away).clamp(lo.min(x), hi.max(x))
+    }
+
+    /// Whether a melee attack by `a` on `t` comes at an engaged opponent's rear (L39). On a
+    /// line, `t` faces the nearest enemy in melee with them (the first in the scene on a
+    /// tie); an attacker on the other side of `t` from that enemy strikes from behind. The
+    /// one `t` faces never does, so a lone opponent is never attacked in the rear.
+    fn strikes_from_behind(&self, state: &FightState, a: usize, t: usize) -> bool {
+        let faced = (0..self.combatants.len())
+            .filter(|&e| {
+                self.side_of[e] != self.side_of[t]
+                    && !state.is_down(e)
+                    && (self.threatens(state, e, t) || self.threatens(state, t, e))
+            })
+            .min_by_key(|&e| (state.distance(e, t), e));
+        let at = |i: usize| state.position.get(i).copied().unwrap_or(0);
+        match faced {
+            Some(f) if f != a => (at(a) - at(t)).signum() * (at(f) - at(t)).signum() < 0,
+            _ => false,
+        }
+    }
+
     /// The actions open to `who` on their turn: hold; attack an enemy within reach after a
     /// walk (melee) or within triple the listed range (a shot); charge an enemy within
     /// running speed + reach when in melee with nobody; take aim at an enemy they could
-    /// shoot; walk, run or sprint toward an enemy out of reach (at the paces they have).
-    /// Attacks and charges come with the location rolled or called.
+    /// shoot; jog and attack (a melee fighter, when the scene gives the melee jogging
+    /// penalty, an enemy within jogging speed + reach; a shooter, a foe they can shoot from
+    /// where the jog toward them ends); walk, jog, run or sprint toward an enemy out of
+    /// reach, or away from any enemy while the field leaves room (a shooter falling back at
+    /// a walk or a jog may shoot from where they stop). Attacks and charges come with the
+    /// location rolled or called.
     ///
     /// ```
     /// # use dice_core::Encounter;
@@ -1419,21 +1698,75 @@ impl<P> Fight<P> {
                 continue;
             }
             let d = state.distance(who, t);
+            let jog = me.speed.jog;
             if melee {
                 if d <= reach + me.speed.walk {
                     called(&mut open, &|aim| Action::Attack { target: t, aim });
                 }
+                if jog > 0 && self.melee_jog.is_some() && d <= reach + jog {
+                    called(&mut open, &|aim| Action::JogAttack { target: t, aim });
+                }
                 if !engaged && me.speed.run > 0 && d > reach && d <= reach + me.speed.run {
                     called(&mut open, &|aim| Action::Charge { target: t, aim });
                 }
-            } else if self.shot_modifier(state, who, t).is_some() {
-                called(&mut open, &|aim| Action::Attack { target: t, aim });
-                open.push(Action::TakeAim { target: t });
+            } else {
+                if self.shot_modifier(state, who, t).is_some() {
+                    called(&mut open, &|aim| Action::Attack { target: t, aim });
+                    open.push(Action::TakeAim { target: t });
+                }
+                if jog > 0 {
+                    let to = self.approach(state, who, t, jog);
+                    if self.shot_modifier(&moved(state, who, to), who, t).is_some() {
+                        called(&mut open, &|aim| Action::JogAttack { target: t, aim });
+                    }
+                }
             }
             if d > reach {
-                for pace in [Movement::Walk, Movement::Run, Movement::Sprint] {
+                for pace in [
+                    Movement::Walk,
+                    Movement::Jog,
+                    Movement::Run,
+                    Movement::Sprint,
+                ] {
                     if me.speed.of(pace) > 0 {
                         open.push(Action::Move { toward: t, pace });
+                    }
+                }
+            }
+        }
+        for from in 0..self.combatants.len() {
+            if self.side_of[from] == self.side_of[who] || state.is_down(from) {
+                continue;
+            }
+            for pace in [
+                Movement::Walk,
+                Movement::Jog,
+                Movement::Run,
+                Movement::Sprint,
+            ] {
+                let to = self.fall_back(state, who, from, me.speed.of(pace));
+                if to == state.position.get(who).copied().unwrap_or(0) {
+                    continue;
+                }
+                open.push(Action::Retreat {
+                    from,
+                    pace,
+                    shot: None,
+                });
+                if melee || !matches!(pace, Movement::Walk | Movement::Jog) {
+                    continue;
+                }
+                let there = moved(state, who, to);
+                for t in 0..self.combatants.len() {
+                    if self.side_of[t] != self.side_of[who]
+                        && !state.is_down(t)
+                        && self.shot_modifier(&there, who, t).is_some()
+                    {
+                        called(&mut open, &|aim| Action::Retreat {
+                            from,
+                            pace,
+                            shot: Some((t, aim)),
+                        });
                     }
                 }
             }
@@ -1513,6 +1846,8 @@ impl<P> Fight<P> {
         let modifier = if kind.is_melee() {
             MeleeSituation {
                 charging: s.charge,
+                rear_of_engaged_opponent: s.rear,
+                jogging: if s.jog { self.melee_jog } else { None },
                 outnumbering: Some(outnumbering),
                 sizes: Some(Sizes {
                     attacker: a.size,
@@ -1691,43 +2026,68 @@ impl<P: Policy<FightState, Action>> Fight<P> {
         }
         let speed = self.combatants[who].speed;
         match choice {
-            Action::Attack { target, aim } => self.attack_plan(state, who, target, aim, false),
-            Action::Charge { target, aim } => self.attack_plan(state, who, target, aim, true),
+            Action::Attack { target, aim } => {
+                self.attack_plan(state, who, target, aim, Movement::Walk)
+            }
+            Action::JogAttack { target, aim } => {
+                self.attack_plan(state, who, target, aim, Movement::Jog)
+            }
+            Action::Charge { target, aim } => {
+                self.attack_plan(state, who, target, aim, Movement::Charge)
+            }
             Action::Move { toward, pace } => Plan::Move {
                 to: self.approach(state, who, toward, speed.of(pace)),
             },
+            Action::Retreat { from, pace, shot } => {
+                let to = self.fall_back(state, who, from, speed.of(pace));
+                match shot {
+                    Some((target, aim)) => {
+                        self.swing_from(state, who, to, target, aim, pace == Movement::Jog, false)
+                    }
+                    None => Plan::Move { to },
+                }
+            }
             Action::TakeAim { target } => Plan::TakeAim { target },
             Action::Hold | Action::Defend { .. } => Plan::Hold,
         }
     }
 
-    /// An attack (or a charge) by `who` on `target`: the move first, then the swing as it
-    /// stands after the move.
+    /// An attack by `who` on `target` after a walk (`Movement::Walk`: a melee fighter
+    /// walks up, a shooter stands), a jog toward them or a charge: the move first, then the
+    /// swing as it stands after the move.
     fn attack_plan(
         &self,
         state: &FightState,
         who: usize,
         target: usize,
         aim: Aim,
-        charge: bool,
+        pace: Movement,
     ) -> Plan {
         let me = &self.combatants[who];
-        let melee = me.fights_in_melee();
         let here = state.position.get(who).copied().unwrap_or(0);
-        let to = if melee {
-            let pace = if charge {
-                Movement::Run
-            } else {
-                Movement::Walk
-            };
+        let to = if me.fights_in_melee() || pace == Movement::Jog {
             self.approach(state, who, target, me.speed.of(pace))
         } else {
             here
         };
-        let mut moved = state.clone();
-        if let Some(p) = moved.position.get_mut(who) {
-            *p = to;
-        }
+        let charge = pace == Movement::Charge;
+        self.swing_from(state, who, to, target, aim, pace == Movement::Jog, charge)
+    }
+
+    /// The attack by `who` on `target` once `who` has moved to `to`, jogging or charging.
+    #[allow(clippy::too_many_arguments)]
+    fn swing_from(
+        &self,
+        state: &FightState,
+        who: usize,
+        to: i32,
+        target: usize,
+        aim: Aim,
+        jog: bool,
+        charge: bool,
+    ) -> Plan {
+        let melee = self.combatants[who].fights_in_melee();
+        let moved = moved(state, who, to);
         let shot = if melee {
             0
         } else {
@@ -1738,6 +2098,11 @@ impl<P: Policy<FightState, Action>> Fight<P> {
             self.shot_modifier(&moved, who, target).unwrap_or(0)
                 + if aimed {
                     RangedAction::Aiming.row_flat()
+                } else {
+                    0
+                }
+                + if jog {
+                    RangedAction::Jogging.row_flat()
                 } else {
                     0
                 }
@@ -1766,6 +2131,8 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                 sides: self.melee_sides(&moved, who, target),
                 aim,
                 charge,
+                jog: jog && melee,
+                rear: melee && self.strikes_from_behind(&moved, who, target),
                 shot,
             },
         }

@@ -129,8 +129,8 @@ pub use d100::{AVERAGE_TN, Test, TestResult};
 pub use damage::{AttackKind, Damage, damage_bonus};
 pub use dreamscape::{Attributes, DreamEntry, Triad, dreamscape_attribute};
 pub use encounter::{
-    Action, Armour, Combatant, Fight, FightState, MAX_FIGHTERS, Scene, Speed, StandardTactics,
-    Victory, Weapon,
+    Action, Armour, Combatant, Fight, FightState, MAX_FIGHTERS, Scene, Skirmish, Speed,
+    StandardTactics, Victory, Weapon,
 };
 pub use error::{Error, MAX_SCORE};
 pub use initiative::{Initiative, MAX_EXACT_COMBATANTS, Order, Ranking, TurnOrder};

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use dice_core::{Encounter, EncounterLimits, Ending, Exact, PlayOut, Policy, end_law, play};
 use dice_shapers_percentile::{
     Action, Aim, Armour, Attack, AttackKind, AttackOutcome, Combatant, Damage, Defence,
-    DefenceAptitude, Error, Fight, FightState, Location, Movement, Rules, Scene, Speed,
+    DefenceAptitude, Error, Fight, FightState, Location, Movement, Rules, Scene, Skirmish, Speed,
     StandardTactics, Test, Victory, Weapon,
 };
 use dice_testkit::{as_map, check, check_rolls, histogram, rng};
@@ -1129,7 +1129,7 @@ fn bad_scenes_are_refused_with_the_crates_errors() {
     // Nobody at all.
     let scene = Scene {
         combatants: vec![],
-        passive_defence: false,
+        ..Scene::duel()
     };
     assert!(Fight::new(&scene, &Rules::default()).is_err());
 }
@@ -1167,4 +1167,282 @@ fn armour_follows_the_hit_location() {
     let law = end_law(&fight, EncounterLimits::default()).unwrap();
     assert!((law.ends.total() - 1.0).abs() < 1e-9);
     let _ = Combatant::new("x", "y", 1, Weapon::new("w", AttackKind::Melee, 0, 0));
+}
+
+/// P(a shot or a swing misses): 1 − P(hit) of the attack built by hand.
+fn miss(tn_mod: i32, pa: i32, aptitude: i32, defence: Test, kind: AttackKind) -> f64 {
+    let rules = Rules::default();
+    1.0 - Attack::new(
+        Test::new(pa, aptitude, tn_mod, &rules).unwrap(),
+        Defence::Opposed(defence),
+        kind,
+        &rules,
+    )
+    .unwrap()
+    .distribution()
+    .unwrap()
+    .probability_where(AttackOutcome::is_hit)
+}
+
+/// "Shooting while you or your mount is jogging | -10 |" (L57).
+const JOGGING_SHOT: i32 = -10;
+
+#[test]
+fn jogging_attacks_take_their_penalty() {
+    let rules = Rules::default();
+    // Bram jogs 8 m toward the ogre (35 m off, behind his fence) and shoots from 27 m:
+    // normal range (0) instead of long (−20), less 10 for the jog (L57). The ogre Dodges.
+    let mut scene = bram_and_the_ogre(24, 50);
+    scene.combatants[1].speed = Speed::default();
+    let jog = Action::JogAttack {
+        target: 1,
+        aim: Aim::Rolled,
+    };
+    let fight = Fight::with_policy(&scene, &rules, Scripted(jog)).unwrap();
+    let s = FightState {
+        order: vec![0, 1],
+        ..fight.start()
+    };
+    assert!(fight.turn_actions(&s, 0).contains(&jog));
+    let law = fight.round_law(&s).unwrap();
+    assert!(law.iter().all(|(n, _)| n.position == [8, 35]));
+    let by_hand = miss(
+        OGRE_SIZE + band(27, 30).unwrap() + FENCE + JOGGING_SHOT,
+        10,
+        12,
+        Test::new(6, 0, 0, &rules).unwrap(),
+        AttackKind::Ranged,
+    );
+    let untouched = law.probability_where(|n| n.health[1] == 50);
+    assert!(
+        (untouched - by_hand).abs() < 1e-12,
+        "{untouched} vs {by_hand}"
+    );
+    // Without a jogging speed there is no jog.
+    let mut still = scene.clone();
+    still.combatants[0].speed.jog = 0;
+    let fight = Fight::new(&still, &rules).unwrap();
+    assert!(!fight.turn_actions(&s, 0).contains(&jog));
+    // Ada 10 m from the ogre: a melee jog attack only when the scene gives its penalty
+    // (the melee chart has none, PC-A12); then she jogs to 2 m and swings at it.
+    let mut scene = ada_and_the_ogre(30, 50, false);
+    scene.combatants[1].speed = Speed::default();
+    let jog = Action::JogAttack {
+        target: 1,
+        aim: Aim::Rolled,
+    };
+    let fight = Fight::with_policy(&scene, &rules, Scripted(jog)).unwrap();
+    let s = FightState {
+        order: vec![0, 1],
+        ..fight.start()
+    };
+    assert!(!fight.turn_actions(&s, 0).contains(&jog));
+    scene.melee_jogging_penalty = Some(-15);
+    let fight = Fight::with_policy(&scene, &rules, Scripted(jog)).unwrap();
+    assert!(fight.turn_actions(&s, 0).contains(&jog));
+    let law = fight.round_law(&s).unwrap();
+    assert!(law.iter().all(|(n, _)| n.position == [33, 35]));
+    // PA 12 + Melee 8, the ogre 4 sizes larger, −15 for the jog; he parries (TN 71).
+    let by_hand = miss(
+        4 - 15,
+        12,
+        8,
+        Test::new(6, 15, 0, &rules).unwrap(),
+        AttackKind::Melee,
+    );
+    let untouched = law.probability_where(|n| n.health[1] == 50);
+    assert!(
+        (untouched - by_hand).abs() < 1e-12,
+        "{untouched} vs {by_hand}"
+    );
+    // 12 m off is beyond jogging speed + reach.
+    scene.combatants[0].position = 23;
+    let fight = Fight::with_policy(&scene, &rules, Scripted(jog)).unwrap();
+    assert!(!fight.turn_actions(&fight.start(), 0).contains(&jog));
+}
+
+#[test]
+fn falling_back_moves_away_within_the_field() {
+    let rules = Rules::default();
+    // Ada 2 m from the ogre runs 12 m away, sprints 20 m; walking 4 m.
+    let mut scene = Scene::duel();
+    scene.combatants[0].position = 33;
+    for (pace, to) in [
+        (Movement::Walk, 29),
+        (Movement::Jog, 25),
+        (Movement::Run, 21),
+        (Movement::Sprint, 13),
+    ] {
+        let back = Action::Retreat {
+            from: 2,
+            pace,
+            shot: None,
+        };
+        let fight = Fight::with_policy(&scene, &rules, Scripted(back)).unwrap();
+        let s = FightState {
+            order: vec![0],
+            ..fight.start()
+        };
+        assert!(fight.turn_actions(&s, 0).contains(&back), "{pace}");
+        assert_eq!(only(&fight, &s).position, vec![to, 0, 35], "{pace}");
+        // A melee fighter falling back has no shot.
+        assert!(
+            !fight
+                .turn_actions(&s, 0)
+                .iter()
+                .any(|a| matches!(a, Action::Retreat { shot: Some(_), .. }))
+        );
+    }
+    // Bram at 0 stands at the end of the field (the lowest starting position): no room.
+    let fight = Fight::new(&scene, &rules).unwrap();
+    let s = FightState {
+        order: vec![1],
+        ..fight.start()
+    };
+    assert!(
+        !fight
+            .turn_actions(&s, 1)
+            .iter()
+            .any(|a| matches!(a, Action::Retreat { .. }))
+    );
+    // With room behind him: a sprint stops at the end of the field, and a walk back leaves
+    // a shot from 39 m (long range, the fence, the ogre's Size), the ogre Dodging.
+    scene.field = Some([-10, 35]);
+    let sprint = Action::Retreat {
+        from: 2,
+        pace: Movement::Sprint,
+        shot: None,
+    };
+    let fight = Fight::with_policy(&scene, &rules, Scripted(sprint)).unwrap();
+    assert!(fight.turn_actions(&s, 1).contains(&sprint));
+    let back = Action::Retreat {
+        from: 2,
+        pace: Movement::Walk,
+        shot: Some((2, Aim::Rolled)),
+    };
+    let mut bram_first = scene.clone();
+    bram_first.combatants.swap(0, 1);
+    bram_first.combatants[1].position = -5; // Ada far off, out of the way
+    let fight = Fight::with_policy(&bram_first, &rules, Scripted(back)).unwrap();
+    let s = FightState {
+        order: vec![0],
+        ..fight.start()
+    };
+    let law = fight.round_law(&s).unwrap();
+    assert!(law.iter().all(|(n, _)| n.position[0] == -4));
+    let by_hand = miss(
+        OGRE_SIZE + band(39, 30).unwrap() + FENCE,
+        10,
+        12,
+        Test::new(6, 0, 0, &rules).unwrap(),
+        AttackKind::Ranged,
+    );
+    let untouched = law.probability_where(|n| n.health[2] == 50);
+    assert!(
+        (untouched - by_hand).abs() < 1e-12,
+        "{untouched} vs {by_hand}"
+    );
+    // A field that leaves out a starting position is refused.
+    scene.field = Some([0, 30]);
+    assert!(matches!(
+        Fight::new(&scene, &rules),
+        Err(Error::Scene { .. })
+    ));
+}
+
+#[test]
+fn an_engaged_opponent_is_struck_from_behind() {
+    // Ada 2 m on one side of the ogre, a second axe-fighter 2 m on the other: the ogre
+    // faces Ada (the nearest enemy in melee, the first in the scene on a tie), so the
+    // second strikes his rear: +20 (L39), on top of outnumbering 2 to 1 (+20, +2 damage)
+    // and the Difference in Size (+4). Ada's swing has no rear bonus.
+    let rules = Rules::default();
+    let mut scene = Scene::duel();
+    scene.combatants[0].position = 33;
+    scene.combatants[1] = Combatant {
+        name: "Cora".into(),
+        position: 37,
+        ..scene.combatants[0].clone()
+    };
+    let fight = Fight::new(&scene, &rules).unwrap();
+    let parry = Test::new(6, 15, 0, &rules).unwrap();
+    for (who, rear) in [(0, 0), (1, 20)] {
+        let s = FightState {
+            order: vec![who],
+            ..fight.start()
+        };
+        let law = fight.round_law(&s).unwrap();
+        let by_hand = miss(4 + 20 + rear, 12, 8, parry, AttackKind::Melee);
+        let untouched = law.probability_where(|n| n.health[2] == 50);
+        assert!(
+            (untouched - by_hand).abs() < 1e-12,
+            "{who}: {untouched} vs {by_hand}"
+        );
+    }
+    // Both on the same side of him: nobody is behind.
+    scene.combatants[1].position = 33;
+    let fight = Fight::new(&scene, &rules).unwrap();
+    let s = FightState {
+        order: vec![1],
+        ..fight.start()
+    };
+    let untouched = fight
+        .round_law(&s)
+        .unwrap()
+        .probability_where(|n| n.health[2] == 50);
+    let by_hand = miss(4 + 20, 12, 8, parry, AttackKind::Melee);
+    assert!((untouched - by_hand).abs() < 1e-12);
+}
+
+#[test]
+fn skirmishing_falls_back_and_agrees_with_play() {
+    // Bram alone against the ogre with 60 m of field behind him: he keeps 14 m away
+    // (the ogre's running speed + reach), walking back as he shoots. Each walk back costs
+    // the ogre 4 m of his 12 m a round, so the chase still ends.
+    let rules = Rules::default();
+    let mut scene = bram_and_the_ogre(24, 30);
+    scene.field = Some([-60, 35]);
+    let skirmish = Skirmish::new(&scene, 14, 0);
+    let fight = Fight::with_policy(&scene, &rules, skirmish.clone()).unwrap();
+    let law = end_law(&fight, EncounterLimits::default()).unwrap();
+    assert!((law.ends.total() - 1.0).abs() < 1e-9);
+    assert_eq!(law.ends.tail(), 0.0);
+    // Once the ogre is within 14 m, Bram's turn is a walk back and a shot.
+    let s = FightState {
+        order: vec![0, 1],
+        position: vec![0, 12],
+        ..fight.start()
+    };
+    let open = fight.turn_actions(&s, 0);
+    assert_eq!(
+        skirmish.choose(&s, 0, &open),
+        Action::Retreat {
+            from: 1,
+            pace: Movement::Walk,
+            shot: Some((1, Aim::Rolled))
+        }
+    );
+    // Played fights agree with the exact law.
+    const FIGHTS: u64 = 4_000;
+    let run = PlayOut::new(fight, 200).unwrap();
+    let exact = run.distribution().unwrap();
+    let mut r = rng(21);
+    let seen = histogram(FIGHTS, || dice_core::Roll::roll(&run, &mut r));
+    check(&seen, &as_map(&exact), FIGHTS);
+    // Giving ground: Ada at Health 10 or less, in melee with the ogre while Bram stands,
+    // runs 12 m away from him.
+    let mut duel = Scene::duel();
+    duel.combatants[0].position = 33;
+    let fight = Fight::with_policy(&duel, &rules, Skirmish::new(&duel, 14, 10)).unwrap();
+    let low = FightState {
+        health: vec![10, 24, 50],
+        order: vec![0],
+        ..fight.start()
+    };
+    assert_eq!(only(&fight, &low).position, vec![21, 0, 35]);
+    let high = FightState {
+        health: vec![11, 24, 50],
+        ..low.clone()
+    };
+    assert!(fight.round_law(&high).unwrap().len() > 1); // she swings instead
 }

@@ -95,3 +95,72 @@ pub fn rows(v: &Value) -> Vec<Row> {
         })
         .collect()
 }
+
+/// The confidence a Monte Carlo report prints its intervals at.
+pub const PRINTED_CONFIDENCE: f64 = 0.95;
+
+/// The confidence the exact odds are held to: a correct simulation puts the exact value
+/// outside the Wilson interval of its own count at this level once in 10,000 runs (3.89
+/// standard errors), so a pass does not hang on a lucky seed; a bias of a little over a
+/// percentage point in 20,000 trials still fails.
+pub const CHECK_CONFIDENCE: f64 = 0.9999;
+
+/// A fight's exact odds (`args` with `--odds`) against its Monte Carlo estimate (`args`
+/// with `--monte-carlo --trials 20000 --seed SEED`), both as JSON.
+///
+/// Each estimated row must be the row's count over the trials, and its printed `[low,
+/// high]` the Wilson interval of that count at the printed confidence (95 %), holding the
+/// estimate. The printed interval misses the true value in one run of twenty by design, so
+/// the exact value is held to the Wilson interval of the same count at
+/// [`CHECK_CONFIDENCE`], computed here. An end the estimate never saw counts 0; an end the
+/// estimate saw must have an exact chance.
+pub fn estimate_agrees_with_exact_odds(args: &[&str], seed: &str) {
+    const TRIALS: u64 = 20_000;
+    let mut exact_args = args.to_vec();
+    exact_args.push("--odds");
+    let exact = rows(&json(&exact_args));
+    let total: f64 = exact.iter().map(|x| x.1).sum();
+    assert!(
+        (total - 1.0).abs() < 1e-9,
+        "{args:?}: exact odds sum to {total}"
+    );
+    let trials = TRIALS.to_string();
+    let mut mc_args = args.to_vec();
+    mc_args.extend(["--monte-carlo", "--trials", &trials, "--seed", seed]);
+    let mc = json(&mc_args);
+    assert_eq!(mc["trials"].as_u64(), Some(TRIALS), "{mc}");
+    let level = mc["confidence"].as_f64().expect("a confidence level");
+    assert_eq!(level, PRINTED_CONFIDENCE);
+    let est = mc["distribution"].as_array().expect("a distribution");
+    for row in est {
+        let name = row["outcome"].as_str().expect("a named end");
+        let count = row["count"].as_u64().expect("a count");
+        let q = row["probability"].as_f64().expect("an estimate");
+        let (low, high) = (
+            row["low"].as_f64().expect("a low end"),
+            row["high"].as_f64().expect("a high end"),
+        );
+        assert_eq!(q, count as f64 / TRIALS as f64, "{name}");
+        let (l95, h95) = dice_sim::wilson_interval(count, TRIALS, level);
+        assert!(
+            (low - l95).abs() < 1e-12 && (high - h95).abs() < 1e-12,
+            "{name}: printed [{low}, {high}], Wilson {level} [{l95}, {h95}]"
+        );
+        assert!(low <= q && q <= high, "{name}: {q} outside [{low}, {high}]");
+        assert!(
+            count == 0 || exact.iter().any(|x| x.0 == name),
+            "{name}: seen {count} times, but the exact odds have no such end"
+        );
+    }
+    for (name, p, _) in &exact {
+        let count = est
+            .iter()
+            .find(|r| r["outcome"] == name.as_str())
+            .map_or(0, |r| r["count"].as_u64().expect("a count"));
+        let (l, h) = dice_sim::wilson_interval(count, TRIALS, CHECK_CONFIDENCE);
+        assert!(
+            l <= *p && *p <= h,
+            "{name}: exact {p}, {count} of {TRIALS}, {CHECK_CONFIDENCE} interval [{l}, {h}]"
+        );
+    }
+}

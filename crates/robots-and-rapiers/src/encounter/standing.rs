@@ -11,7 +11,7 @@ use rand::{Rng, RngExt};
 
 use crate::attribute::{Attribute, tactile_dice};
 use crate::damage::{
-    Chassis, MAX_MALFUNCTIONS, Malfunction, MalfunctionTable, ProgramLoss, SlotState,
+    Chassis, Malfunction, MalfunctionTable, ProgramLoss, SlotState, roll_malfunction_chain,
 };
 use crate::error::Error;
 use crate::save::SavingThrow;
@@ -544,37 +544,30 @@ pub(crate) fn malfunction_law(
 }
 
 /// Rolls and applies `owed` malfunctions with their follow-ups (at most
-/// [`MAX_MALFUNCTIONS`]).
+/// [`MAX_MALFUNCTIONS`](crate::MAX_MALFUNCTIONS)), through the loop [`Chassis::roll_malfunctions`] uses: a slot result
+/// hits the `k`-th slot in the order of [`SLOT_STATES`], and a Memory result rolls its Memory
+/// Save and the program it lands on.
 pub(crate) fn roll_malfunctions<R: Rng + ?Sized>(
     s: &mut Standing,
     owed: u32,
     memory: Memory,
     rng: &mut R,
 ) {
-    let mut owed = owed;
-    let mut rolled = 0;
-    while owed > 0 && rolled < MAX_MALFUNCTIONS {
-        owed -= 1;
-        rolled += 1;
-        let m = MalfunctionTable.roll(rng);
-        let slot = if m == Malfunction::Slot {
-            let total: u32 = s.slots.iter().map(|&n| u32::from(n)).sum();
-            (total > 0).then(|| {
-                let mut k = rng.random_range(0..total);
-                let mut hit = SlotState::Empty;
-                for (state, &n) in SLOT_STATES.iter().zip(&s.slots) {
-                    if k < u32::from(n) {
-                        hit = *state;
-                        break;
-                    }
-                    k -= u32::from(n);
+    let slots = |s: &Standing| s.slots.iter().map(|&n| u32::from(n)).sum();
+    roll_malfunction_chain(s, owed, rng, slots, |s, m, slot, rng| {
+        let slot = slot.map(|k| {
+            let mut k = k;
+            let mut hit = SlotState::Empty;
+            for (state, &n) in SLOT_STATES.iter().zip(&s.slots) {
+                if k < u32::from(n) {
+                    hit = *state;
+                    break;
                 }
-                hit
-            })
-        } else {
-            None
-        };
-        owed += s.suffer(m, slot);
+                k -= u32::from(n);
+            }
+            hit
+        });
+        let extra = s.suffer(m, slot);
         if m.memory_save_required() {
             if let Ok(save) = memory_save(s) {
                 let loss = ProgramLoss::from_save(save.roll(rng));
@@ -582,5 +575,6 @@ pub(crate) fn roll_malfunctions<R: Rng + ?Sized>(
                 s.lose_program(pick, loss);
             }
         }
-    }
+        extra
+    });
 }
