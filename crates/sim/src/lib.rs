@@ -64,4 +64,4 @@ pub use run::{
 pub use sampler::AliasSampler;
 pub use stats::{chi_square_p_value, normal_quantile, wilson_interval};
 pub use table::{Cell, OddsTable, exact_probability, probability, simulated_probability};
-pub use tables::{Batch, ExplodingCount, MAX_TABLE, TableRoll};
+pub use tables::{Batch, ExplodingCount, MAX_TABLE, PerTrial, TableRoll};

@@ -16,7 +16,7 @@
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
-use dice_core::{Rng, Roll};
+use dice_core::{Keep, Rng, Roll};
 
 use crate::error::SimError;
 use crate::histogram::Histogram;
@@ -285,6 +285,75 @@ impl TableRoll {
         })
     }
 
+    /// The sum of the dice `keep` keeps of `dice` dice of `sides` faces (`4d6kh3`, `2d20kl1`,
+    /// `5d8dl2`), as one group: every face combination of all the dice is listed, so the pool
+    /// must have at most [`MAX_TABLE`] combinations. [`Keep::All`] is [`TableRoll::sum`].
+    ///
+    /// ```
+    /// use dice_core::Keep;
+    /// let worst = dice_sim::TableRoll::keep(2, 20, Keep::Lowest(1))?;
+    /// assert_eq!(worst.entries(), 400);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TableRoll::new`]; also when the kept dice's sum can exceed `u16::MAX`.
+    pub fn keep(dice: u32, sides: u32, keep: Keep) -> Result<TableRoll, SimError> {
+        if keep == Keep::All {
+            return TableRoll::sum(dice, sides);
+        }
+        let kept = keep.kept_of(dice);
+        if u64::from(kept) * u64::from(sides) > u64::from(u16::MAX) {
+            return Err(table_error(format!(
+                "the sum of {kept} d{sides} can exceed {}",
+                u16::MAX
+            )));
+        }
+        // The kept dice, as a range of the faces sorted from the highest down.
+        let (skip, take) = match keep {
+            Keep::Highest(_) | Keep::DropLowest(_) => (0, kept),
+            Keep::Lowest(_) | Keep::DropHighest(_) | Keep::All => (dice - kept, kept),
+        };
+        let mut sorted = Vec::with_capacity(dice as usize);
+        TableRoll::new(sides, dice, 1, 0, |faces| {
+            sorted.clear();
+            sorted.extend_from_slice(faces);
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            sorted[skip as usize..(skip + take) as usize]
+                .iter()
+                .sum::<u32>() as u16
+        })
+    }
+
+    /// The sum of `dice` dice of `sides` faces (`3d6`, `10d10`), in groups as large as fit a
+    /// table of about 131,072 entries.
+    ///
+    /// ```
+    /// let t = dice_sim::TableRoll::sum(3, 6)?;
+    /// assert_eq!(t.entries(), 216);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TableRoll::new`]; also when a group's sum can exceed `u16::MAX`.
+    pub fn sum(dice: u32, sides: u32) -> Result<TableRoll, SimError> {
+        if sides < 2 || dice == 0 {
+            return Err(table_error(
+                "needs dice of at least 2 sides and at least one die",
+            ));
+        }
+        let g = group_size(sides, dice);
+        if u64::from(g) * u64::from(sides) > u64::from(u16::MAX) {
+            return Err(table_error(format!(
+                "the sum of {g} d{sides} can exceed {}",
+                u16::MAX
+            )));
+        }
+        TableRoll::new(sides, g, dice / g, 0, |faces| {
+            faces.iter().sum::<u32>() as u16
+        })
+    }
+
     /// The number of `dice` dice of `sides` faces whose face passes `success`, in groups as
     /// large as fit a table of about 131,072 entries (`10d10`: two groups of 5).
     ///
@@ -387,9 +456,16 @@ impl Batch for TableRoll {
 
 /// Successes among `dice` exploding dice: each face passing `success` counts one, each face
 /// passing `explode` adds another die (which may count and explode in turn), at most `cap`
-/// extra dice for each die rolled first, as dice-core's exploding pools do. Dice go through
-/// group tables (successes and explosions of every face combination of 1 to `g` dice): the
-/// first dice in groups of `g`, the extra dice a generation at a time.
+/// extra dice for each die rolled first, as dice-core's exploding pools do.
+///
+/// The first dice go through a group table (successes and explosions of every face
+/// combination of a group of `g` dice). Each explosion starts a *chain* of extra dice, and a
+/// chain is read `depth` dice at a time from a second table: for every sequence of `depth`
+/// faces, the successes the chain scores along it (up to and including its first face that
+/// does not explode) and whether all of them explode, so that the chain goes on. For `d10`
+/// the chain table has 1,000 entries and a chain goes on past one lookup once in a thousand:
+/// nearly every explosion costs one table read, with no test per die. Near the cap, the last
+/// few extra dice of a chain are read one at a time.
 ///
 /// ```
 /// use dice_core::{Comparison, Die, Exact, Explode, Pool, SuccessPool};
@@ -404,22 +480,50 @@ impl Batch for TableRoll {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ExplodingCount {
-    /// `tables[k - 1]`: per combination of `k` dice, successes in the low byte and
-    /// explosions in the high byte, for `k` from 1 to the group size.
-    tables: Vec<Vec<u16>>,
-    uniforms: Vec<Uniform>,
-    /// The group size of the first dice, and how many groups they make.
-    group: usize,
+    /// Per combination of `group` first dice: successes in the low byte, explosions in the
+    /// high byte.
+    first: Vec<u16>,
+    first_uniform: Uniform,
+    /// How many groups the first dice make.
     groups: u32,
+    /// Per sequence of `depth` chain dice: successes in the low byte, [`GOES_ON`] when every
+    /// die of the sequence explodes.
+    chain: Vec<u16>,
+    chain_uniform: Uniform,
+    depth: u32,
+    /// Per face of one die: success in the low byte, [`GOES_ON`] when it explodes (the last
+    /// dice of a chain near the cap).
+    single: Vec<u16>,
+    single_uniform: Uniform,
     cap: u32,
+    /// When the first groups and `lanes` chain reads fit one 64-bit word: how many chain
+    /// reads the word carries, and `2⁶⁴ mod` the word's span (a final low word below it
+    /// rejects the word).
+    word: Option<(u32, u64)>,
 }
+
+/// A word plan is used only when it rejects at most this fraction of draws (1/64).
+const MAX_REJECT_SHIFT: u32 = 6;
+
+/// The flag of a chain-table entry whose dice all explode.
+const GOES_ON: u16 = 1 << 8;
+
+/// Chain tables hold at most this many sequences (8 KB of `u16`, in L1).
+const CHAIN_BUDGET: u64 = 4_096;
 
 impl ExplodingCount {
     /// `dice` dice of `sides` faces; `success` and `explode` test a face `1..=sides`; at
     /// most `cap` extra dice per first die.
     ///
+    /// ```
+    /// use dice_sim::ExplodingCount;
+    /// // 6d6 exploding on 6, successes on 5+, at most 3 extra dice per die.
+    /// let pool = ExplodingCount::new(6, 6, |f| f >= 5, |f| f == 6, 3)?;
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    ///
     /// # Errors
-    /// [`SimError::Table`] when `sides < 2` or `dice` is 0.
+    /// [`SimError::Table`] when `sides < 2`, `dice` is 0, or `sides` exceeds [`MAX_TABLE`].
     pub fn new(
         dice: u32,
         sides: u32,
@@ -436,60 +540,209 @@ impl ExplodingCount {
             return Err(table_error(format!("at most {MAX_TABLE} sides")));
         }
         let g = group_size(sides, dice).min(255);
-        let mut tables = Vec::with_capacity(g as usize);
-        for k in 1..=g {
-            let mut t = Vec::new();
-            each_combination(sides, k, |faces| {
-                let s = faces.iter().filter(|&&f| success(f)).count() as u16;
-                let e = faces.iter().filter(|&&f| explode(f)).count() as u16;
-                t.push(s | (e << 8));
-            });
-            tables.push(t);
-        }
+        let mut first = Vec::new();
+        each_combination(sides, g, |faces| {
+            let s = faces.iter().filter(|&&f| success(f)).count() as u16;
+            let e = faces.iter().filter(|&&f| explode(f)).count() as u16;
+            first.push(s | (e << 8));
+        });
+        // The deepest chain sequence that fits the budget, no deeper than the cap.
+        let depth = (1..=cap.min(16))
+            .rev()
+            .find(|&d| entries(sides, d, CHAIN_BUDGET).is_some())
+            .unwrap_or(1);
+        let mut chain = Vec::new();
+        each_combination(sides, depth, |faces| {
+            let mut s = 0u16;
+            for &f in faces {
+                s += u16::from(success(f));
+                if !explode(f) {
+                    chain.push(s);
+                    return;
+                }
+            }
+            chain.push(s | GOES_ON);
+        });
+        let single: Vec<u16> = (1..=sides)
+            .map(|f| u16::from(success(f)) | if explode(f) { GOES_ON } else { 0 })
+            .collect();
+        let groups = dice / g;
+        let word = word_plan(first.len() as u64, groups, chain.len() as u64, cap);
         Ok(ExplodingCount {
-            uniforms: tables
-                .iter()
-                .map(|t| Uniform::new(t.len() as u64))
-                .collect(),
-            tables,
-            group: g as usize,
-            groups: dice / g,
+            first_uniform: Uniform::new(first.len() as u64),
+            first,
+            groups,
+            chain_uniform: Uniform::new(chain.len() as u64),
+            chain,
+            depth,
+            single_uniform: Uniform::new(u64::from(sides)),
+            single,
             cap,
+            word,
         })
     }
 
-    /// One trial. Extra dice are rolled a generation at a time (every chain's next die at
-    /// once, from the table of that many dice): after `k` generations every chain has `k`
-    /// extra dice, so stopping after `cap` generations is the per-die cap exactly.
+    /// Entries in the largest table (the first dice's group table).
+    ///
+    /// ```
+    /// let pool = dice_sim::ExplodingCount::new(10, 10, |f| f >= 8, |f| f == 10, 100)?;
+    /// assert_eq!(pool.entries(), 100_000);
+    /// # Ok::<(), dice_sim::SimError>(())
+    /// ```
+    pub fn entries(&self) -> usize {
+        self.first.len().max(self.chain.len())
+    }
+
+    /// One trial from one 64-bit word (nearly always): the first groups' indices and
+    /// `lanes` chain-table indices, as the digits of one uniform mixed-radix number. The
+    /// first `chains` chain reads count (the others are drawn and dropped, which biases
+    /// nothing: the digits are independent); more chains than lanes, or a chain that goes
+    /// on, finish through the streams.
     #[inline(always)]
-    fn trial<R: Rng + ?Sized>(&self, streams: &mut [Stream], rng: &mut R) -> u32 {
-        let g = self.group;
-        let mut successes = 0u32;
-        let mut pending = 0usize;
-        for _ in 0..self.groups {
-            let e = self.tables[g - 1][streams[g - 1].next(&self.uniforms[g - 1], rng)];
-            successes += u32::from(e & 0xff);
-            pending += usize::from(e >> 8);
-        }
-        let mut generation = 0;
-        while pending > 0 && generation < self.cap {
-            let mut next = 0usize;
-            while pending > 0 {
-                let k = pending.min(g);
-                let e = self.tables[k - 1][streams[k - 1].next(&self.uniforms[k - 1], rng)];
+    fn trial_word<R: Rng + ?Sized>(
+        &self,
+        lanes: u32,
+        reject: u64,
+        streams: &mut [Stream; 3],
+        rng: &mut R,
+    ) -> u32 {
+        let first_radix = self.first.len() as u128;
+        let chain_radix = self.chain.len() as u128;
+        let mut entries = [0u16; MAX_LANES];
+        loop {
+            let mut x = rng.next_u64();
+            let mut successes = 0u32;
+            let mut chains = 0u32;
+            for _ in 0..self.groups {
+                let m = u128::from(x) * first_radix;
+                let e = self.first[(m >> 64) as usize];
+                x = m as u64;
                 successes += u32::from(e & 0xff);
-                next += usize::from(e >> 8);
-                pending -= k;
+                chains += u32::from(e >> 8);
             }
-            pending = next;
-            generation += 1;
+            let mut goes_on = 0u16;
+            for (k, slot) in entries.iter_mut().enumerate().take(lanes as usize) {
+                let m = u128::from(x) * chain_radix;
+                let e = self.chain[(m >> 64) as usize];
+                x = m as u64;
+                let counted = u16::from((k as u32) < chains);
+                successes += u32::from(counted * (e & 0xff));
+                goes_on |= counted * (e & GOES_ON);
+                *slot = e;
+            }
+            if x < reject {
+                continue;
+            }
+            if chains > lanes || goes_on != 0 {
+                successes += self.more(&entries[..lanes as usize], chains, streams, rng);
+            }
+            return successes;
+        }
+    }
+
+    /// The rest of a word trial: chains of the word that go on, and chains beyond its lanes.
+    #[cold]
+    #[inline(never)]
+    fn more<R: Rng + ?Sized>(
+        &self,
+        entries: &[u16],
+        chains: u32,
+        streams: &mut [Stream; 3],
+        rng: &mut R,
+    ) -> u32 {
+        let mut successes = 0;
+        for (k, &e) in entries.iter().enumerate() {
+            if (k as u32) < chains && e & GOES_ON != 0 {
+                successes += self.chain_on(self.cap - self.depth, streams, rng);
+            }
+        }
+        for _ in entries.len() as u32..chains {
+            successes += self.chain_on(self.cap, streams, rng);
         }
         successes
     }
 
-    fn streams(&self) -> Vec<Stream> {
-        (0..self.group).map(|_| Stream::new()).collect()
+    /// The successes of a chain with `left` extra dice allowed, read from the streams.
+    #[inline(always)]
+    fn chain_on<R: Rng + ?Sized>(
+        &self,
+        mut left: u32,
+        streams: &mut [Stream; 3],
+        rng: &mut R,
+    ) -> u32 {
+        let [_, chain, single] = streams;
+        let mut successes = 0;
+        while left > 0 {
+            let (e, used) = if left >= self.depth {
+                (self.chain[chain.next(&self.chain_uniform, rng)], self.depth)
+            } else {
+                (self.single[single.next(&self.single_uniform, rng)], 1)
+            };
+            successes += u32::from(e & 0xff);
+            left -= used;
+            if e & GOES_ON == 0 {
+                break;
+            }
+        }
+        successes
     }
+
+    /// One trial: from one word when the plan allows, else from the streams.
+    #[inline(always)]
+    fn trial<R: Rng + ?Sized>(&self, streams: &mut [Stream; 3], rng: &mut R) -> u32 {
+        if let Some((lanes, reject)) = self.word {
+            return self.trial_word(lanes, reject, streams, rng);
+        }
+        let mut successes = 0u32;
+        let mut chains = 0u32;
+        for _ in 0..self.groups {
+            let e = self.first[streams[0].next(&self.first_uniform, rng)];
+            successes += u32::from(e & 0xff);
+            chains += u32::from(e >> 8);
+        }
+        if self.cap == 0 {
+            return successes;
+        }
+        for _ in 0..chains {
+            successes += self.chain_on(self.cap, streams, rng);
+        }
+        successes
+    }
+
+    fn streams() -> [Stream; 3] {
+        [Stream::new(), Stream::new(), Stream::new()]
+    }
+}
+
+/// The most chain reads one word carries.
+const MAX_LANES: usize = 4;
+
+/// The word plan of [`ExplodingCount`]: the most chain reads (up to [`MAX_LANES`]) that fit
+/// one 64-bit word beside the first `groups` indices below `first`, each below `chain`,
+/// with at most 1/64 of the words rejected; `None` when not even the first indices fit.
+fn word_plan(first: u64, groups: u32, chain: u64, cap: u32) -> Option<(u32, u64)> {
+    let mut span: u128 = 1;
+    for _ in 0..groups {
+        span = span
+            .checked_mul(u128::from(first))
+            .filter(|&s| s <= 1 << 64)?;
+    }
+    let reject_of = |span: u128| ((1u128 << 64) % span) as u64;
+    let fits = |span: u128| span <= 1 << 64 && reject_of(span) <= u64::MAX >> MAX_REJECT_SHIFT;
+    if !fits(span) {
+        return None;
+    }
+    let mut lanes = 0;
+    if cap > 0 {
+        while lanes < MAX_LANES as u32 && fits(span * u128::from(chain)) {
+            span *= u128::from(chain);
+            lanes += 1;
+        }
+        if lanes == 0 {
+            return None;
+        }
+    }
+    Some((lanes, reject_of(span)))
 }
 
 impl Roll for ExplodingCount {
@@ -497,7 +750,7 @@ impl Roll for ExplodingCount {
 
     /// One trial (draws fresh words; for many trials prefer [`Batch::roll_batch`]).
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
-        self.trial(&mut self.streams(), rng)
+        self.trial(&mut Self::streams(), rng)
     }
 }
 
@@ -511,7 +764,7 @@ impl Batch for ExplodingCount {
         histogram: &mut Histogram<u32>,
     ) {
         let mut dense = [0u64; 64];
-        let mut streams = self.streams();
+        let mut streams = Self::streams();
         for _ in 0..trials {
             let s = self.trial(&mut streams, rng);
             match dense.get_mut(s as usize) {
@@ -527,8 +780,18 @@ impl Batch for ExplodingCount {
     }
 }
 
-/// Any [`Roll`], one trial at a time: how [`crate::Simulation::run`] runs a mechanic.
-pub(crate) struct PerTrial<'a, M: ?Sized>(pub(crate) &'a M);
+/// Any [`Roll`] as a [`Batch`], one trial at a time: how [`crate::Simulation::run`] runs a
+/// mechanic. For code that takes a [`Batch`] and should also take plain mechanics.
+///
+/// ```
+/// use dice_core::Die;
+/// use dice_sim::{PerTrial, Simulation};
+///
+/// let sim = Simulation::new(4, 10_000)?;
+/// assert_eq!(sim.run_batch(&PerTrial(&Die::D6)), sim.run(&Die::D6));
+/// # Ok::<(), dice_sim::SimError>(())
+/// ```
+pub struct PerTrial<'a, M: ?Sized>(pub &'a M);
 
 impl<M> Batch for PerTrial<'_, M>
 where
