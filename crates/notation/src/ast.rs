@@ -298,6 +298,10 @@ pub enum BinOp {
     /// `%`: the remainder of the division rounding toward negative infinity (Python's `%`;
     /// the sign of the divisor).
     Mod,
+    /// `rem(x, y)`: the remainder of the division rounding toward zero (the sign of the
+    /// dividend: JavaScript's `%`, as Roll20, Foundry VTT and rpg-dice-roller compute it,
+    /// so `(1d6-7)%4` can be −2).
+    Rem,
     /// `**` (rpg-dice-roller also `^`): a power, with an exponent that cannot be negative.
     Pow,
 }
@@ -311,7 +315,7 @@ impl BinOp {
             BinOp::Add | BinOp::Sub => 1,
             BinOp::Mul | BinOp::Div | BinOp::Mod => 2,
             BinOp::Pow => 4,
-            BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => 5,
+            BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Rem => 5,
         }
     }
 
@@ -338,6 +342,7 @@ impl fmt::Display for BinOp {
             BinOp::DivRound => "round",
             BinOp::DivTrunc => "trunc",
             BinOp::Mod => "%",
+            BinOp::Rem => "rem",
             BinOp::Pow => "**",
         })
     }
@@ -451,6 +456,9 @@ pub struct GroupTerm {
     pub success: Option<Cmp>,
     /// Kept items passing this test are subtracted from the successes.
     pub failure: Option<Cmp>,
+    /// Keep/drop steps applied one after the other, after `keep` and `select` (Avrae d20's
+    /// chained selectors, `(1, 2, 3)kh1kl1`); empty for the rest.
+    pub steps: Vec<crate::select::Step>,
 }
 
 impl fmt::Display for GroupTerm {
@@ -465,6 +473,9 @@ impl fmt::Display for GroupTerm {
         f.write_str("}")?;
         write!(f, "{}", self.keep)?;
         if let Some(s) = &self.select {
+            write!(f, "{s}")?;
+        }
+        for s in &self.steps {
             write!(f, "{s}")?;
         }
         if let Some(s) = &self.success {
@@ -850,7 +861,8 @@ pub struct DiceTerm {
     /// `f…`: dice passing this test are subtracted from the successes.
     pub failure: Option<Cmp>,
     /// `sf…` rather than `f…`: a failure subtracts its value rather than 1 (Foundry's
-    /// `sf`); without a success test, the other dice add their values.
+    /// `sf`). Without a success test the other dice add their values, and a failure
+    /// subtracts its value (`sf`) or 1 (Foundry's `df` alone, written `df…`).
     pub failure_value: bool,
     /// Avrae d20's selectors on dice: keep (`k(>3)`) or drop (`d(=1)`) the dice passing a
     /// test, at the keep/drop step.
@@ -867,6 +879,10 @@ pub struct DiceTerm {
     pub crit_failure: Option<Cmp>,
     /// `s`, `sa`, `sd`: the dice are shown sorted (no effect on the value).
     pub sort: Option<Sort>,
+    /// Keep/drop steps applied one after the other at the keep/drop step, after `keep` and
+    /// `select` (Avrae d20's chained selectors, `8d6kh5kl2`: `8d6k(h5,l2)`); empty for
+    /// the rest.
+    pub steps: Vec<crate::select::Step>,
 }
 
 /// rpg-dice-roller's unique modifier: `u` rerolls a die while it shows a face an earlier
@@ -957,6 +973,7 @@ impl DiceTerm {
             crit_success: None,
             crit_failure: None,
             sort: None,
+            steps: Vec::new(),
         }
     }
 }
@@ -987,6 +1004,7 @@ impl DiceTerm {
                 && self.max.is_none()
                 && self.keep == Keep::All
                 && self.select.is_none()
+                && self.steps.is_empty()
                 && self.success.is_some();
             e.fmt_with(highest && !success_next, f)?;
         }
@@ -1004,11 +1022,19 @@ impl DiceTerm {
         if let Some(s) = &self.select {
             write!(f, "{s}")?;
         }
+        for s in &self.steps {
+            write!(f, "{s}")?;
+        }
         if let Some(s) = &self.success {
             write!(f, "{s}")?;
         }
         if let Some(x) = &self.failure {
-            f.write_str(if self.failure_value { "sf" } else { "f" })?;
+            f.write_str(match (self.failure_value, &self.success) {
+                (true, _) => "sf",
+                (false, Some(_)) => "f",
+                // Foundry's `df` without `cs`: the other dice add their values.
+                (false, None) => "df",
+            })?;
             x.fmt_after_keyword(f)?;
         }
         if let Some(c) = &self.crit_success {
@@ -1114,6 +1140,13 @@ impl fmt::Display for Expr {
                 fmt_operand(lhs, lhs.precedence() < 2, f)?;
                 f.write_str("/")?;
                 fmt_operand(rhs, rhs.precedence() <= 2, f)?;
+                f.write_str(")")
+            }
+            ExprKind::Binary(BinOp::Rem, lhs, rhs) => {
+                f.write_str("rem(")?;
+                fmt_operand(lhs, lhs.precedence() == 0, f)?;
+                f.write_str(", ")?;
+                fmt_operand(rhs, rhs.precedence() == 0, f)?;
                 f.write_str(")")
             }
             ExprKind::Binary(BinOp::Pow, lhs, rhs) => {

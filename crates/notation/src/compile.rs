@@ -166,6 +166,8 @@ pub(crate) struct GroupSpec {
     pub(crate) select: Option<Select>,
     pub(crate) success: Option<Cmp>,
     pub(crate) failure: Option<Cmp>,
+    /// Chained keep/drop steps (Avrae d20's `kh1kl1`), after `keep` and `select`.
+    pub(crate) steps: Vec<crate::select::Step>,
 }
 
 /// A dice term or streak, with the dice-core mechanic that rolls it when one fits.
@@ -222,6 +224,8 @@ pub(crate) struct PoolSpec {
     pub(crate) crit_success: Option<Cmp>,
     pub(crate) crit_failure: Option<Cmp>,
     pub(crate) sort: Option<Sort>,
+    /// Chained keep/drop steps (Avrae d20's `8d6kh5kl2`), after `keep` and `select`.
+    pub(crate) steps: Vec<crate::select::Step>,
 }
 
 #[derive(Clone, Debug)]
@@ -259,14 +263,14 @@ impl GroupSpec {
 
 impl PoolSpec {
     /// What a kept die of (clamped) value `v` adds: with a success test, 1 for a success
-    /// less 1 (or, for `sf`, its value) for a failure; without one, its value, negated for a
-    /// failure (Foundry's `sf` alone).
+    /// less 1 (or, for `sf`, its value) for a failure; without one, its value, or for a
+    /// failure its value negated (Foundry's `sf` alone) or −1 (Foundry's `df` alone).
     pub(crate) fn score(&self, v: i64) -> i64 {
         let failed = self.failure.as_ref().is_some_and(|f| f.test(v));
         let lost = if self.failure_value { v } else { 1 };
         match &self.success {
             Some(s) => i64::from(s.test(v)) - i64::from(failed) * lost,
-            None if failed => -v,
+            None if failed => -lost,
             None => v,
         }
     }
@@ -312,6 +316,7 @@ impl PoolSpec {
             || self.max.is_some()
             || self.failure.is_some()
             || self.select.is_some()
+            || !self.steps.is_empty()
             || self.reroll_add.is_some()
             || self.unique.is_some()
             || self.explode.as_ref().is_some_and(|e| e.penetrate)
@@ -336,7 +341,7 @@ impl PoolSpec {
             self.max.map_or(v, |m| v.min(m.into()))
         };
         let (vlo, vhi) = (clamp(vlo), clamp(vhi));
-        let (vlo, vhi) = if self.select.is_some() {
+        let (vlo, vhi) = if self.select.is_some() || !self.steps.is_empty() {
             (vlo.min(0), vhi.max(0))
         } else {
             (vlo, vhi)
@@ -363,6 +368,12 @@ impl PoolSpec {
             let lo = if self.failure.is_some() { -kmax } else { 0 };
             return (lo, kmax);
         }
+        // Foundry's `df` alone: a failure counts −1.
+        let vlo = if self.failure.is_some() {
+            vlo.min(-1)
+        } else {
+            vlo
+        };
         ((kmin * vlo).min(kmax * vlo), (kmin * vhi).max(kmax * vhi))
     }
 }
@@ -445,7 +456,12 @@ impl Compiler<'_> {
                 );
                 let divides = matches!(
                     op,
-                    BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Mod
+                    BinOp::Div
+                        | BinOp::DivCeil
+                        | BinOp::DivRound
+                        | BinOp::DivTrunc
+                        | BinOp::Mod
+                        | BinOp::Rem
                 );
                 let (lo, hi) = match op {
                     BinOp::Add => (alo + blo, ahi + bhi),
@@ -462,6 +478,11 @@ impl Compiler<'_> {
                     }
                     BinOp::Mod if blo > 0 => (0, bhi - 1),
                     BinOp::Mod => (blo + 1, 0),
+                    BinOp::Rem => {
+                        // Below the divisor in size, with the dividend's sign.
+                        let m = blo.abs().max(bhi.abs()) - 1;
+                        (if alo < 0 { -m } else { 0 }, if ahi > 0 { m } else { 0 })
+                    }
                     BinOp::Pow => {
                         if blo < 0 {
                             return Err(self.invalid(
@@ -631,6 +652,7 @@ impl Compiler<'_> {
             select: g.select.clone(),
             success: g.success.clone(),
             failure: g.failure.clone(),
+            steps: g.steps.clone(),
         };
         Ok((Op::Group(Box::new(spec)), lo, hi))
     }
@@ -804,6 +826,7 @@ pub(crate) fn pool_spec(t: &DiceTerm) -> PoolSpec {
             crit_success: t.crit_success.clone(),
             crit_failure: t.crit_failure.clone(),
             sort: t.sort,
+            steps: t.steps.clone(),
         };
         // Without a cap, a roll stops only where going on is less likely than dice-core's
         // UNCAPPED_CUT_MASS, so rolls draw the untruncated law the exact odds list.

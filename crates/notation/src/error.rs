@@ -346,11 +346,11 @@ const KNOWN: &[(&str, crate::Dialect, &str)] = &[
 
 /// Adds to `err` (from `dialect`) a hint naming another dialect that parses `input`.
 pub(crate) fn with_hint(mut err: ParseError, input: &str, dialect: crate::Dialect) -> ParseError {
-    let others = crate::Dialect::ALL.into_iter().filter(|d| *d != dialect);
-    let Some(other) = others
+    let parsing: Vec<crate::Dialect> = crate::Dialect::ALL
         .into_iter()
-        .find(|d| crate::Expression::parse_plain(input, *d).is_ok())
-    else {
+        .filter(|d| *d != dialect && crate::Expression::parse_plain(input, *d).is_ok())
+        .collect();
+    let Some(&first) = parsing.first() else {
         return err;
     };
     // A known word of the other dialect at (or just before) the error.
@@ -360,15 +360,16 @@ pub(crate) fn with_hint(mut err: ParseError, input: &str, dialect: crate::Dialec
         (start.saturating_sub(word.len() - 1)..=start)
             .any(|s| lower.get(s..).is_some_and(|rest| rest.starts_with(word)))
     };
-    let known = KNOWN
-        .iter()
-        .find(|(word, d, _)| *d == other && dialect == crate::Dialect::Default && near(word));
+    // A known word first (`4d6rr1` parses in Roll20 as `r` twice, but is Foundry's `rr`).
+    let known = KNOWN.iter().find(|(word, d, _)| {
+        parsing.contains(d) && dialect == crate::Dialect::Default && near(word)
+    });
     err.0.hint = Some(match known {
         Some((_, _, text)) => (*text).to_owned(),
         None => format!(
             "this parses as {} notation: with --dialect {}",
-            other.syntax().title,
-            other.name()
+            first.syntax().title,
+            first.name()
         ),
     });
     err

@@ -321,7 +321,9 @@ fn binary(
             combine(x, y, f, range, b)
         }
         // Not monotone: the compiler's bounds.
-        BinOp::Mod | BinOp::Pow => combine(x, y, |v, w| apply(op, v, w), Some(bounds), b),
+        BinOp::Mod | BinOp::Rem | BinOp::Pow => {
+            combine(x, y, |v, w| apply(op, v, w), Some(bounds), b)
+        }
     }
 }
 
@@ -343,6 +345,9 @@ fn group_law(
         .collect::<Result<Vec<_>, _>>()?;
     let n = laws.len() as u32;
     let score = |v: i64| g.score(v);
+    if !g.steps.is_empty() {
+        return chained_group_law(g, &laws, b).map_err(at);
+    }
     let (top, k) = g.keep.as_top(n);
     let sum_of = |mapped: Vec<Dist<i64>>, b: &mut Budget| -> Result<Dist<i64>, Fail> {
         let mut acc = Dist::certain(0);
@@ -429,6 +434,95 @@ fn group_law(
     };
     Dist::from_pairs_and_tail(values.into_iter().map(|(v, p)| (v, p.min(1.0))), tail)
         .map_err(|e| at(Fail::from(e)))
+}
+
+/// A group with chained keep/drop steps (Avrae d20's `(1, 2, 3)kh1kl1`): every joint
+/// outcome of its items, charged before any is listed, each kept as the steps keep it.
+fn chained_group_law(g: &GroupSpec, laws: &[Dist<i64>], b: &mut Budget) -> Result<Dist<i64>, Fail> {
+    let steps = crate::select::as_steps(g.keep, g.select.as_ref(), &g.steps);
+    let joint: f64 = laws.iter().map(|d| d.len() as f64).product();
+    b.charge(
+        joint * (laws.len() as f64 + 1.0) * f64::from(steps.len() as u32 + 1) * HASHED_PAIR_COST,
+    )?;
+    let mut out: HashMap<i64, f64> = HashMap::new();
+    let mut at = vec![0usize; laws.len()];
+    let mut values = vec![0i64; laws.len()];
+    let mut kept = vec![true; laws.len()];
+    'outer: loop {
+        let mut p = 1.0;
+        for (i, d) in laws.iter().enumerate() {
+            values[i] = d.outcomes()[at[i]];
+            p *= d.probabilities()[at[i]];
+        }
+        kept.iter_mut().for_each(|k| *k = true);
+        crate::select::apply(&values, &mut kept, &steps);
+        let v = values
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| **k)
+            .map(|(&v, _)| g.score(v))
+            .fold(0i64, i64::saturating_add);
+        *out.entry(v).or_insert(0.0) += p;
+        for i in (0..laws.len()).rev() {
+            at[i] += 1;
+            if at[i] < laws[i].len() {
+                continue 'outer;
+            }
+            at[i] = 0;
+        }
+        break;
+    }
+    let listed: f64 = out.values().sum();
+    let tail = if laws.iter().all(|d| d.tail() == 0.0) {
+        0.0
+    } else {
+        (1.0 - listed).max(0.0)
+    };
+    Ok(Dist::from_pairs_and_tail(
+        out.into_iter().map(|(v, p)| (v, p.min(1.0))),
+        tail,
+    )?)
+}
+
+/// Budget units charged per sorted outcome and die of a pool with chained keep/drop steps.
+const STEP_COST: f64 = 4.0;
+
+/// A pool with chained keep/drop steps (Avrae d20's `8d6kh5kl2`, `(10d6kh5)kl2`): the law of
+/// one die's value (rerolls, clamps, compounding), then every sorted outcome of the pool
+/// with its multinomial chance (charged first: `C(n + m − 1, n)` outcomes of `n` dice over
+/// `m` values), each kept as the steps keep it.
+fn chained_pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
+    if p.reroll_add.is_some() || p.explode.as_ref().is_some_and(|e| !e.compound) {
+        return Err(Fail::Unsupported(
+            "chained keep/drop over dice that explosions or `ra` add to",
+        ));
+    }
+    let face = face_law(p);
+    let tol = TOLERANCE / f64::from(p.count.max(1));
+    let value = match &p.explode {
+        Some(e) => exploding_law(&face, e, |v| v, tol, b)?.map(|v| p.clamp(v))?,
+        None => face.map(|v| p.clamp(v))?,
+    };
+    let per_die: Vec<(i64, f64)> = value.iter().filter(|&(_, q)| q > 0.0).collect();
+    let outcomes = crate::select::multisets(p.count, per_die.len());
+    b.charge(outcomes * f64::from(p.count) * STEP_COST)?;
+    check_listed(outcomes.min(MAX_LISTED as f64))?;
+    let steps = crate::select::as_steps(p.keep, p.select.as_ref(), &p.steps);
+    // The values an untruncated explosion leaves unlisted stay out of every weight, so
+    // their mass is what the listed totals lack (the tail).
+    let pairs = crate::select::law(&per_die, p.count, &steps, &|v| p.score(v));
+    let (Some(&(lo, _)), Some(&(hi, _))) = (pairs.first(), pairs.last()) else {
+        return Ok(Law::point(0));
+    };
+    check_listed(hi as f64 - lo as f64 + 1.0)?;
+    let mut law = Law {
+        offset: lo,
+        p: vec![0.0; (hi - lo + 1) as usize],
+    };
+    for (v, q) in pairs {
+        law.p[(v - lo) as usize] += q.min(1.0);
+    }
+    Ok(law)
 }
 
 /// Budget units charged per pair of a count and a number of sides of a computed term,
@@ -1149,6 +1243,9 @@ fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
     if let Some(u) = &p.unique {
         return unique_law(p, u, b);
     }
+    if !p.steps.is_empty() {
+        return chained_pool_law(p, b);
+    }
     let face = face_law(p);
     let counted = |v: i64| p.score(v);
     let per_die = |v: i64| {
@@ -1273,6 +1370,7 @@ fn unique_law(p: &PoolSpec, u: &crate::ast::Unique, b: &mut Budget) -> Result<La
         && p.min.is_none()
         && p.max.is_none()
         && p.select.is_none()
+        && p.steps.is_empty()
         && p.reroll_add.is_none()
         && p.success.is_none()
         && p.failure.is_none();

@@ -96,8 +96,10 @@ mod dialect;
 mod error;
 mod exact;
 mod expression;
+mod one_group;
 mod parse;
 mod roll;
+mod select;
 
 pub use ast::{
     BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm,
@@ -107,6 +109,7 @@ pub use dialect::{Dialect, UnknownDialect};
 pub use error::{NotationError, ParseError, ParseErrorKind};
 pub use expression::{Expression, FaceError};
 pub use roll::{Outcome, RollResult, RolledDie, TermRoll};
+pub use select::{Pick, Step};
 
 /// The longest input, in bytes.
 ///

@@ -12,6 +12,7 @@ use crate::ast::{
 };
 use crate::dialect::{Dialect, Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 use crate::error::{ParseError, ParseErrorKind};
+use crate::select::{Pick, Step};
 use crate::{MAX_CONSTANT, MAX_DEPTH, MAX_DICE, MAX_EXPLOSION_CAP, MAX_INPUT_LEN, MAX_SIDES};
 
 /// What may start an operand.
@@ -66,6 +67,10 @@ pub(crate) fn parse_with(input: &str, dialect: Dialect) -> PResult<Expr> {
             .rest()
             .starts_with(|c: char| c.is_alphabetic() || c == '"' || c == '\'');
         if syn.trailing_text && p.pos > before && text {
+            return Ok(e);
+        }
+        // Roll20's `\` ends the formula; what follows is text.
+        if syn.roll_options && p.rest().starts_with('\\') {
             return Ok(e);
         }
         let cmp = p.rest().starts_with(['<', '>', '=']);
@@ -254,7 +259,12 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
             check_cmp(on, s.unique)?;
         }
         let faces = standing.len() as u32;
-        if !u.once && t.count > faces {
+        // With a compare point a face failing it always stands (`10d4u<=2`: a 3 or a 4
+        // ends the rerolling), so only a test every standing face passes can run out.
+        let all_rerolled =
+            u.on.as_ref()
+                .is_none_or(|on| standing.iter().all(|&f| on.test(f)));
+        if !u.once && all_rerolled && t.count > faces {
             return invalid(
                 format!(
                     "`u` rerolls until the {} dice show different faces, but a {} has only {} \
@@ -278,14 +288,6 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
     }
     if let Some(c) = &t.failure {
         check_cmp(c, s.failure)?;
-        if t.success.is_none() && !t.failure_value {
-            return invalid(
-                "failures (`f…`) are subtracted from a success count: write the success test \
-                 first, as in `10d10>=8f1`"
-                    .into(),
-                s.failure,
-            );
-        }
     }
     Ok(())
 }
@@ -387,7 +389,12 @@ fn constant_value(e: &Expr) -> Option<i128> {
             let (x, y) = (x as i64, y as i64);
             let zero_div = matches!(
                 op,
-                BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Mod
+                BinOp::Div
+                    | BinOp::DivCeil
+                    | BinOp::DivRound
+                    | BinOp::DivTrunc
+                    | BinOp::Mod
+                    | BinOp::Rem
             ) && y == 0;
             if zero_div || (*op == BinOp::Pow && !(0..=62).contains(&y)) {
                 return None;
@@ -433,6 +440,13 @@ impl Parser<'_> {
                 self.pos += c.len_utf8();
             } else if c == '[' && self.syn.labels {
                 match self.rest().find(']') {
+                    Some(end) => self.pos += end + 1,
+                    None => return,
+                }
+            } else if self.syn.roll_options && self.looking_at("&{tracker") {
+                // Roll20's turn-tracker option (`&{tracker}`, `&{tracker:-}`): no effect on
+                // the roll.
+                match self.rest().find('}') {
                     Some(end) => self.pos += end + 1,
                     None => return,
                 }
@@ -661,7 +675,8 @@ impl Parser<'_> {
             } else if !self.looking_at("//") && (self.eat("/") || self.eat("÷")) {
                 (BinOp::Div, true)
             } else if self.syn.modulo && self.eat("%") {
-                (BinOp::Mod, false)
+                let js = self.syn.remainder_truncates;
+                (if js { BinOp::Rem } else { BinOp::Mod }, false)
             } else {
                 self.pos = save;
                 return Ok(lhs);
@@ -950,19 +965,20 @@ impl Parser<'_> {
             select: None,
             success: None,
             failure: None,
+            steps: Vec::new(),
         };
         let mut keep_span = Span::default();
         loop {
             let m = self.pos;
             if let Some(keep) = self.keep_words()? {
-                if g.keep != Keep::All || g.select.is_some() {
+                let kept = g.keep != Keep::All || g.select.is_some() || !g.steps.is_empty();
+                if kept && !self.chains(&keep) {
                     return Err(self.duplicate("a keep or drop", m));
                 }
-                keep_span = Span::new(m, self.pos);
-                match keep {
-                    Kept::Keep(k) => g.keep = k,
-                    Kept::Select(s) => g.select = Some(s),
-                }
+                keep_span = keep_span.join(Span::new(m, self.pos));
+                let merge = self.syn.keep == KeepWords::Selectors;
+                let (k, sel, steps) = (&mut g.keep, &mut g.select, &mut g.steps);
+                crate::select::add_step(k, sel, steps, keep.into_step(), merge);
             } else if let Some(c) = self.success_test()? {
                 if g.success.is_some() {
                     return Err(self.duplicate("a success test", m));
@@ -979,6 +995,21 @@ impl Parser<'_> {
         }
         let span = Span::new(start, self.pos);
         let n = g.items.len() as u32;
+        // Roll20 refuses a bare number beside rolls (`{1d6, 5}kh1`; `{1d6, 5 + 0d0}kh1` and
+        // `{1d6, {5}}kh1` are accepted): every item must be a roll or a group.
+        if self.syn.name == "roll20" && n > 1 {
+            for item in &g.items {
+                let text = self.src.get(item.span.start..item.span.end).unwrap_or("");
+                if !text.starts_with('{') && !text.contains(['d', 'D']) {
+                    return Err(self.invalid(
+                        "Roll20 refuses a number standing alone among the rolls of a group: \
+                         write it as a roll, `5 + 0d0`, or a group, `{5}`"
+                            .into(),
+                        item.span,
+                    ));
+                }
+            }
+        }
         if g.items.is_empty() {
             return Ok(Expr {
                 kind: ExprKind::Number(0),
@@ -1026,22 +1057,28 @@ impl Parser<'_> {
     /// `{4d6+2d6}kh3`: the dice of one kind in a one-item group, kept and counted as one
     /// pool.
     fn single_group(&mut self, g: GroupTerm, span: Span, keep_span: Span) -> PResult<Expr> {
-        let mut dice: Vec<&DiceTerm> = Vec::new();
-        fn collect<'e>(e: &'e Expr, out: &mut Vec<&'e DiceTerm>) -> bool {
-            match &e.kind {
-                ExprKind::Dice(t) => {
-                    out.push(t);
-                    true
-                }
-                ExprKind::Binary(BinOp::Add, a, b) => collect(a, out) && collect(b, out),
-                _ => false,
-            }
-        }
         let item = &g.items[0];
         // One term (`{5d6!!}>8`): the group's keep and test go on it, where it has none.
         if let ExprKind::Dice(one) = &item.kind {
-            let free = (g.keep == Keep::All && g.select.is_none()
-                || one.keep == Keep::All && one.select.is_none())
+            // Avrae d20's `(10d6kh5)kl2`: the set's operations choose among the dice its one
+            // item kept, one after the other (not joined to the item's own).
+            let chained = self.syn.keep == KeepWords::Selectors
+                && g.success.is_none()
+                && g.failure.is_none()
+                && (g.keep != Keep::All || g.select.is_some() || !g.steps.is_empty())
+                && (one.keep != Keep::All || one.select.is_some() || !one.steps.is_empty());
+            if chained {
+                let mut t = one.clone();
+                let mut chain = crate::select::as_steps(one.keep, one.select.as_ref(), &one.steps);
+                chain.extend(crate::select::as_steps(g.keep, g.select.as_ref(), &g.steps));
+                (t.keep, t.select, t.steps) = crate::select::lower(chain);
+                return Ok(Expr {
+                    kind: ExprKind::Dice(t),
+                    span,
+                });
+            }
+            let free = (g.keep == Keep::All && g.select.is_none() && g.steps.is_empty()
+                || one.keep == Keep::All && one.select.is_none() && one.steps.is_empty())
                 && (g.success.is_none() || one.success.is_none())
                 && (g.failure.is_none() || one.failure.is_none());
             if free {
@@ -1051,6 +1088,9 @@ impl Parser<'_> {
                 }
                 if g.select.is_some() {
                     t.select = g.select;
+                }
+                if !g.steps.is_empty() {
+                    t.steps = g.steps;
                 }
                 if g.success.is_some() {
                     t.success = g.success;
@@ -1081,23 +1121,8 @@ impl Parser<'_> {
                 });
             }
         }
-        let plain = |t: &DiceTerm| DiceTerm::new(t.count, t.die) == *t;
-        if !collect(item, &mut dice) || dice.iter().any(|t| !plain(t) || t.die != dice[0].die) {
-            return Err(self.invalid(
-                "a group of one expression keeps or counts its dice one by one; this is \
-                 supported for a sum of plain dice of one kind (`{4d6+2d6}kh3`), not for \
-                 constants, modifiers or mixed dice in it: write the dice as one term, or the \
-                 items with commas"
-                    .into(),
-                span,
-            ));
-        }
-        let count: u32 = dice.iter().map(|t| t.count).sum();
-        let mut t = DiceTerm::new(count, dice[0].die);
-        t.keep = g.keep;
-        t.select = g.select;
-        t.success = g.success;
-        t.failure = g.failure;
+        let read = crate::one_group::one_item_group(&g, self.syn.group_constant_per_die)
+            .map_err(|msg| self.invalid(msg, span))?;
         let s = TermSpans {
             count: span,
             die: span,
@@ -1107,11 +1132,40 @@ impl Parser<'_> {
             failure: span,
             ..TermSpans::default()
         };
-        self.checked(check_dice(&t, &s))?;
-        Ok(Expr {
-            kind: ExprKind::Dice(t),
-            span,
-        })
+        match read {
+            crate::one_group::OneGroup::Singles(group) => {
+                let n = group.items.len() as u32;
+                match group.keep {
+                    Keep::Highest(k) | Keep::Lowest(k) => {
+                        self.checked(out_of_range("dice kept", k.into(), 1, n.into(), keep_span))?;
+                    }
+                    Keep::DropHighest(k) | Keep::DropLowest(k) => {
+                        let most = n.saturating_sub(1).into();
+                        self.checked(out_of_range("dice dropped", k.into(), 1, most, keep_span))?;
+                    }
+                    Keep::All => {}
+                }
+                Ok(Expr {
+                    kind: ExprKind::Group(group),
+                    span,
+                })
+            }
+            crate::one_group::OneGroup::Terms(terms) => {
+                let mut sum: Option<Expr> = None;
+                for t in terms {
+                    self.checked(check_dice(&t, &s))?;
+                    let e = Expr {
+                        kind: ExprKind::Dice(t),
+                        span,
+                    };
+                    sum = Some(match sum {
+                        None => e,
+                        Some(acc) => binary(BinOp::Add, acc, e),
+                    });
+                }
+                Ok(sum.unwrap_or_else(|| Expr::number(0)).with_span(span))
+            }
+        }
     }
 
     /// After the contents of `( … )` or a function: whitespace, then `)`; a `vs` here is
@@ -1158,19 +1212,24 @@ impl Parser<'_> {
             "abs" => Func::Abs,
             "sign" => Func::Sign,
             _ => {
-                // pow(a, b)
+                // pow(a, b); this crate's rem(a, b), the remainder with the dividend's sign.
+                let op = if name == "rem" {
+                    BinOp::Rem
+                } else {
+                    BinOp::Pow
+                };
                 self.enter(start)?;
                 self.ws();
                 let a = self.sum(&mut Ctx::None)?;
                 self.ws();
                 if !self.eat(",") {
-                    return Err(self.unexpected("`,` and the exponent"));
+                    return Err(self.unexpected("`,` and the second argument"));
                 }
                 self.ws();
                 let b = self.sum(&mut Ctx::None)?;
                 self.close_group("`)`")?;
                 self.leave();
-                return Ok(binary(BinOp::Pow, a, b).with_span(Span::new(start, self.pos)));
+                return Ok(binary(op, a, b).with_span(Span::new(start, self.pos)));
             }
         };
         self.call(func, start)
@@ -1338,6 +1397,13 @@ impl Parser<'_> {
         Err(self.unexpected(WHAT))
     }
 
+    /// Whether a keep or drop may follow another on the same term: Avrae d20 chains them
+    /// (`k1k2`, `kh1pl1`); this crate's grammar, as steps written `k(h5)k(l2)`.
+    fn chains(&self, next: &Kept) -> bool {
+        self.syn.keep == KeepWords::Selectors
+            || self.syn.canonical_extras && matches!(next, Kept::Step(_))
+    }
+
     /// A keep or drop written in the dialect's words, if one is next.
     fn keep_words(&mut self) -> PResult<Option<Kept>> {
         match self.syn.keep {
@@ -1363,13 +1429,27 @@ impl Parser<'_> {
                 if extras && (self.looking_at("k(") || self.looking_at("d(")) {
                     let keep = self.eat("k") || !self.eat("d");
                     self.pos += 1;
-                    let Some(on) = self.cmp()? else {
-                        return Err(self.unexpected("a test (as in `k(>3)`)"));
-                    };
+                    // `k(>3)`, or a step of a chain: `k(h5,l2)`, `d(=1,>4)`.
+                    let mut picks = Vec::new();
+                    loop {
+                        let what = "a test (as in `k(>3)`) or `h`/`l` and a number (`k(h5,l2)`)";
+                        if self.eat("h") {
+                            picks.push(Pick::Highest(self.uint(what)?.0 as u32));
+                        } else if self.eat("l") {
+                            picks.push(Pick::Lowest(self.uint(what)?.0 as u32));
+                        } else if let Some(on) = self.cmp()? {
+                            picks.push(Pick::Test(on));
+                        } else {
+                            return Err(self.unexpected(what));
+                        }
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
                     if !self.eat(")") {
                         return Err(self.unexpected("`)`"));
                     }
-                    return Ok(Some(Kept::Select(Select { keep, on })));
+                    return Ok(Some(Kept::Step(Step { keep, picks })));
                 }
                 let word = if self.eat("kh") || self.eat("kl") || self.eat("dh") || self.eat("dl") {
                     self.src[m..self.pos].to_ascii_lowercase()
@@ -1377,7 +1457,10 @@ impl Parser<'_> {
                     "kh".to_owned()
                 } else if bare_d
                     && self.looking_at("d")
-                    && self.rest()[1..].starts_with(|c: char| c.is_ascii_digit())
+                    && (self.rest()[1..].starts_with(|c: char| c.is_ascii_digit())
+                        || self.syn.bare_d_alone
+                            && !self.rest()[1..]
+                                .starts_with(|c: char| c.is_alphanumeric() || "(%.".contains(c)))
                 {
                     self.pos += 1;
                     "dl".to_owned()
@@ -1424,6 +1507,10 @@ impl Parser<'_> {
         } else if self.eat("%") {
             DieKind::Sides(100)
         } else if (self.syn.coin || self.syn.canonical_extras) && self.eat_word("c") {
+            DieKind::Coin
+        } else if self.syn.coin && self.syn.foundry_counting && self.looking_at("cc") {
+            // Foundry's call, `dcc1`: the coin, then `c` and the face called.
+            self.pos += 1;
             DieKind::Coin
         } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             let (n, _) = self.uint("the number of sides")?;
@@ -1594,14 +1681,7 @@ impl Parser<'_> {
                         match &mut t.reroll {
                             // Roll20's `r1r3`: more faces rerolled the same way.
                             Some(r) if r.once == once && syn.name == "roll20" => {
-                                let mut set: BTreeSet<i64> = BTreeSet::new();
-                                let (lo, hi) = die.faces();
-                                for f in lo..=hi {
-                                    if r.on.test(f) || on.test(f) {
-                                        set.insert(f);
-                                    }
-                                }
-                                r.on = Cmp::OneOf(set);
+                                r.on = union_on_faces(&r.on, &on, die);
                             }
                             Some(_) => return Err(self.duplicate("a reroll", m)),
                             None => t.reroll = Some(Reroll { once, on }),
@@ -1642,6 +1722,19 @@ impl Parser<'_> {
                 match self.foundry_modifier(&mut t, &mut s, m)? {
                     Foundry::None => {}
                     Foundry::Done => continue,
+                    Foundry::Negated => {
+                        // `cf…df`: each counted failure deducts one.
+                        let span = Span::new(start, self.pos);
+                        self.checked(check_dice(&t, &s))?;
+                        let dice = Expr {
+                            kind: ExprKind::Dice(t),
+                            span,
+                        };
+                        return Ok(Expr {
+                            kind: ExprKind::Neg(Box::new(dice)),
+                            span,
+                        });
+                    }
                     Foundry::Margin(target, above) => {
                         // `ms`: the margin of the total over (or under) a target.
                         let span = Span::new(start, self.pos);
@@ -1676,22 +1769,24 @@ impl Parser<'_> {
                 } else {
                     &mut t.crit_failure
                 };
-                if slot.is_some() {
-                    return Err(self.duplicate("a critical marker (`cs`, `cf`)", m));
+                match slot {
+                    // Roll20's `cs20cs10`: more faces marked the same way.
+                    Some(prev) if syn.name == "roll20" => *prev = union_on_faces(prev, &on, die),
+                    Some(_) => return Err(self.duplicate("a critical marker (`cs`, `cf`)", m)),
+                    None => *slot = Some(on),
                 }
-                *slot = Some(on);
                 s.crit = Span::new(m, self.pos);
                 continue;
             }
-            if syn.canonical_extras && self.eat("sf") {
+            if syn.canonical_extras && (self.eat("sf") || self.eat("df")) {
                 let Some(on) = self.keyword_cmp()? else {
                     return Err(self.unexpected("which dice are failures (as in `sf1`)"));
                 };
                 if t.failure.is_some() {
-                    return Err(self.duplicate("a failure test (`f`, `sf`)", m));
+                    return Err(self.duplicate("a failure test (`f`, `sf`, `df`)", m));
                 }
                 t.failure = Some(on);
-                t.failure_value = true;
+                t.failure_value = self.src[m..m + 2].eq_ignore_ascii_case("sf");
                 s.failure = Span::new(m, self.pos);
                 continue;
             }
@@ -1719,17 +1814,19 @@ impl Parser<'_> {
                 continue;
             }
             if let Some(keep) = self.keep_words()? {
-                if t.keep != Keep::All || t.select.is_some() {
+                let kept = t.keep != Keep::All || t.select.is_some() || !t.steps.is_empty();
+                if kept && !self.chains(&keep) {
                     return Err(self.duplicate("a keep or drop (`kh`, `kl`, `dh`, `dl`)", m));
                 }
-                s.keep = Span::new(m, self.pos);
-                match keep {
-                    Kept::Keep(k) => t.keep = k,
-                    Kept::Select(sel) => {
-                        s.select = s.keep;
-                        t.select = Some(sel);
-                    }
-                }
+                s.keep = if kept {
+                    s.keep.join(Span::new(m, self.pos))
+                } else {
+                    Span::new(m, self.pos)
+                };
+                s.select = s.keep;
+                let merge = syn.keep == KeepWords::Selectors;
+                let (k, sel, steps) = (&mut t.keep, &mut t.select, &mut t.steps);
+                crate::select::add_step(k, sel, steps, keep.into_step(), merge);
                 continue;
             }
             let clamp = if syn.min_max && (self.eat("min") || self.eat("max")) {
@@ -1802,8 +1899,24 @@ impl Parser<'_> {
             break;
         }
         let span = Span::new(start, self.pos);
+        let plain_f = self
+            .src
+            .get(s.failure.start..s.failure.end)
+            .is_some_and(|w| w.starts_with(['f', 'F']));
+        if plain_f && t.success.is_none() {
+            return Err(self.invalid(
+                "failures (`f…`) are subtracted from a success count: write the success test \
+                 first, as in `10d10>=8f1`"
+                    .into(),
+                s.failure,
+            ));
+        }
         if fudge_one {
-            // `NdF.1`: the d6 showing 6 less those showing 1, `Nd6=6f1`.
+            // `NdF.1`: the d6 showing 6 less those showing 1, `Nd6=6f1`. Critical markers
+            // and sorting are display only: they are dropped, as they would mark d6 faces.
+            t.crit_success = None;
+            t.crit_failure = None;
+            t.sort = None;
             if DiceTerm::new(t.count, t.die) != t {
                 return Err(self.invalid(
                     "`dF.1` with modifiers is not supported (it is read as `d6=6f1`: the 6s \
@@ -1912,6 +2025,20 @@ impl Parser<'_> {
         m: usize,
     ) -> PResult<Foundry> {
         let (lo, hi) = t.die.faces();
+        if t.die == DieKind::Coin
+            && self.looking_at("c")
+            && self.rest()[1..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            // Foundry's coin call, `c1` (heads) or `c0` (tails): the coins showing it count.
+            self.pos += 1;
+            let (face, _) = self.uint("the face called, 1 (heads) or 0 (tails)")?;
+            if t.success.is_some() {
+                return Err(self.duplicate("a count (`c`, `cs`, `cf`, `even`, `odd`)", m));
+            }
+            t.success = Some(Cmp::Exactly(face as i64));
+            s.success = Span::new(m, self.pos);
+            return Ok(Foundry::Done);
+        }
         let word = ["cs", "cf", "df", "sf", "ms", "even", "odd"]
             .into_iter()
             .find(|w| self.looking_at(w));
@@ -1940,6 +2067,19 @@ impl Parser<'_> {
         } else {
             match (self.keyword_cmp()?, default) {
                 (Some(c), _) => c,
+                // A bare `df` after a count: the dice that are no success (after `cs`), or
+                // the counted failures each deduct one (after `cf`: the count negated).
+                (None, _) if word == "df" && t.success.is_some() => {
+                    let counted_failures = self
+                        .src
+                        .get(s.success.start..s.success.start + 2)
+                        .is_some_and(|w| w.eq_ignore_ascii_case("cf"));
+                    if counted_failures {
+                        return Ok(Foundry::Negated);
+                    }
+                    self.die_default = true;
+                    complement(t.success.as_ref().unwrap_or(&Cmp::Exactly(lo)), lo, hi)
+                }
                 (None, Some(v)) => {
                     self.die_default = true;
                     Cmp::Exactly(v)
@@ -1966,14 +2106,7 @@ impl Parser<'_> {
                 if t.failure.is_some() {
                     return Err(self.duplicate("a failure test (`df`, `sf`)", m));
                 }
-                if word == "df" && t.success.is_none() {
-                    return Err(self.invalid(
-                        "`df` deducts failures from a success count: write `cs…` first, as in \
-                         `6d6cs>4df=1`"
-                            .into(),
-                        Span::new(m, self.pos),
-                    ));
-                }
+                // `df` without `cs`: the other dice add their values, each failure deducts one.
                 t.failure = Some(c);
                 t.failure_value = word == "sf";
                 s.failure = Span::new(m, self.pos);
@@ -2035,10 +2168,31 @@ impl Parser<'_> {
     }
 }
 
+/// The faces of `die` passing either test, as a set (Roll20's repeated `r1r3`, `cs20cs10`).
+fn union_on_faces(a: &Cmp, b: &Cmp, die: DieKind) -> Cmp {
+    let (lo, hi) = die.faces();
+    Cmp::OneOf((lo..=hi).filter(|&f| a.test(f) || b.test(f)).collect())
+}
+
+/// The faces of a die (`lo..=hi`) that fail `c`, as a test.
+fn complement(c: &Cmp, lo: i64, hi: i64) -> Cmp {
+    match c {
+        Cmp::AtLeast(n) => Cmp::Below(*n),
+        Cmp::AtMost(n) => Cmp::Above(*n),
+        Cmp::Above(n) => Cmp::AtMost(*n),
+        Cmp::Below(n) => Cmp::AtLeast(*n),
+        Cmp::Exactly(n) => Cmp::NotEqual(*n),
+        Cmp::NotEqual(n) => Cmp::Exactly(*n),
+        Cmp::OneOf(set) => Cmp::OneOf((lo..=hi).filter(|f| !set.contains(f)).collect()),
+    }
+}
+
 /// What Foundry's counting word did.
 enum Foundry {
     None,
     Done,
+    /// `cf…df`: the count of failures, each deducting one.
+    Negated,
     /// `ms`: the target, and whether the margin is the total above it.
     Margin(i64, bool),
 }
@@ -2060,6 +2214,21 @@ fn signed(n: i64, span: Span) -> Expr {
 enum Kept {
     Keep(Keep),
     Select(Select),
+    /// This crate's spelling of a step of a chain, `k(h5,l2)` (and `k(>3)`).
+    Step(Step),
+}
+
+impl Kept {
+    fn into_step(self) -> Step {
+        match self {
+            Kept::Keep(k) => crate::select::from_keep(k).unwrap_or(Step {
+                keep: false,
+                picks: Vec::new(),
+            }),
+            Kept::Select(s) => crate::select::from_select(&s),
+            Kept::Step(s) => s,
+        }
+    }
 }
 
 /// Avrae d20's selectors.

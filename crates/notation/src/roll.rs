@@ -513,6 +513,7 @@ fn roll_pool_of<F: Faces>(p: &PoolSpec, count: u32, src: &mut F) -> (i64, Vec<Ro
             d.kept = sel.stays(d.value);
         }
     }
+    chain(&mut dice, &p.steps);
     // A success count, or Foundry's `sf` without `cs` (failures count against the total).
     let value = if p.success.is_some() || p.failure.is_some() {
         let mut net = 0;
@@ -527,6 +528,19 @@ fn roll_pool_of<F: Faces>(p: &PoolSpec, count: u32, src: &mut F) -> (i64, Vec<Ro
     };
     decorate(p, &mut dice);
     (value, dice)
+}
+
+/// Chained keep/drop steps (Avrae d20's `8d6kh5kl2`), each among the dice still kept.
+fn chain(dice: &mut [RolledDie], steps: &[crate::select::Step]) {
+    if steps.is_empty() {
+        return;
+    }
+    let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+    let mut kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+    crate::select::apply(&values, &mut kept, steps);
+    for (d, k) in dice.iter_mut().zip(kept) {
+        d.kept = k;
+    }
 }
 
 /// Display-only modifiers: critical markers on the natural faces, and the order shown.
@@ -792,6 +806,13 @@ pub(crate) fn apply(op: BinOp, x: i64, y: i64) -> i64 {
             }
         }
         BinOp::Mod => x.saturating_sub(y.saturating_mul(floor_div(x, y))),
+        BinOp::Rem => {
+            if y == 0 {
+                0
+            } else {
+                x.wrapping_rem(y)
+            }
+        }
         BinOp::Pow => match u32::try_from(y) {
             Ok(e) => x.saturating_pow(e),
             Err(_) if y < 0 => 0,
@@ -875,6 +896,7 @@ pub(crate) fn group_value(g: &GroupSpec, values: &[i64]) -> i64 {
             d.kept = d.kept && sel.stays(d.value);
         }
     }
+    chain(&mut kept, &g.steps);
     let kept = kept.iter().filter(|d| d.kept).map(|d| d.value);
     match &g.success {
         Some(_) => kept.map(|v| g.score(v)).sum(),

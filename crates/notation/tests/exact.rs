@@ -996,3 +996,185 @@ fn keep_over_exploding_dice_that_are_rerolled() {
         v.iter().skip(1).filter(|&&x| x >= 3).count() as i64
     });
 }
+
+/// Avrae d20's chained selectors, written out as plain code over every sequence of faces:
+/// joined selectors keep the union (`5d4kh2kl1`), a set's operation chooses among the dice
+/// its item kept (`(5d4kh3)kl2`), a drop after a keep among those kept (`5d4k1ph1`), with
+/// rerolls and clamps before them, and over a set's items.
+#[test]
+fn chained_selectors() {
+    use dice_notation::Dialect::{D20, Default};
+    let sorted = |mut v: Vec<i64>| {
+        v.sort_unstable();
+        v
+    };
+    // The highest 2 together with the lowest 1 of 5 dice. As d20 picks, among equal values
+    // the earlier die first, so on a tie both may pick the same die (five 1s keep two).
+    let union = |v: &[i64], hi: usize, lo: usize| {
+        let mut by: Vec<usize> = (0..v.len()).collect();
+        by.sort_by_key(|&i| std::cmp::Reverse(v[i]));
+        let mut kept: BTreeSet<usize> = by.iter().take(hi).copied().collect();
+        by.sort_by_key(|&i| v[i]);
+        kept.extend(by.iter().take(lo));
+        kept.iter().map(|&i| v[i]).sum::<i64>()
+    };
+    check_in(D20, "5d4kh2kl1", 5, move |t| union(&dice(t, 5, 4), 2, 1));
+    // Fewer dice than the selectors name: every die is kept once.
+    check_in(D20, "2d4kh2kl1", 2, move |t| dice(t, 2, 4).iter().sum());
+    // The lowest 2 of the highest 3.
+    check_in(D20, "(5d4kh3)kl2", 5, move |t| {
+        let v = sorted(dice(t, 5, 4));
+        v[2] + v[3]
+    });
+    // The 1s kept, then the highest of them dropped.
+    check_in(D20, "5d4k1ph1", 5, move |t| {
+        let ones = dice(t, 5, 4).iter().filter(|&&f| f == 1).count() as i64;
+        (ones - 1).max(0)
+    });
+    // Dropping the 1s and the 4s, then keeping the highest of the rest.
+    check_in(D20, "4d4p1p4kh1", 4, move |t| {
+        let v = dice(t, 4, 4);
+        v.into_iter()
+            .filter(|&f| f != 1 && f != 4)
+            .max()
+            .unwrap_or(0)
+    });
+    // Rerolled once and clamped before the chain.
+    check_in(D20, "4d4ro1mi2kh1kl1", 8, move |t| {
+        let v: Vec<i64> = (0..4)
+            .map(|_| {
+                let f = die(t, 4);
+                let f = if f == 1 { die(t, 4) } else { f };
+                f.max(2)
+            })
+            .collect();
+        union(&v, 1, 1)
+    });
+    // A set of differing items: the highest and the lowest.
+    check_in(D20, "(1d4, 1d6, 2)kh1kl1", 2, move |t| {
+        union(&[die(t, 4), die(t, 6), 2], 1, 1)
+    });
+    // This crate's spelling of the steps.
+    check_in(Default, "4d4k(h3)d(l1,=4)", 4, move |t| {
+        let v = sorted(dice(t, 4, 4));
+        v[1..].iter().skip(1).filter(|&&f| f != 4).sum()
+    });
+}
+
+/// rpg-dice-roller's unique dice with a compare point cannot run out of faces when some
+/// face fails the point: `10d4u<=2` is read (a 3 or a 4 ends the rerolling), and its law
+/// sums to 1; `5d4u<=4` (every face rerolled) is refused as `5d4u` is.
+#[test]
+fn unique_with_a_compare_point_that_stops() {
+    use dice_notation::Dialect::RpgDiceRoller;
+    let e = Expression::parse_with("10d4u<=2", RpgDiceRoller).expect("10d4u<=2");
+    let law = e.distribution().expect("law");
+    assert!((law.total() - 1.0).abs() < 1e-12);
+    assert!(Expression::parse_with("5d4u<=4", RpgDiceRoller).is_err());
+    check_in(RpgDiceRoller, "3d3u=1", 25, move |t| {
+        // Only a duplicate 1 is rerolled, while it shows 1 (at most 1,000 times; the
+        // enumeration stops long before that matters).
+        let mut seen: Vec<i64> = Vec::new();
+        for _ in 0..3 {
+            let mut f = die(t, 3);
+            while f == 1 && seen.contains(&1) && !t.stopped() {
+                f = die(t, 3);
+            }
+            seen.push(f);
+        }
+        seen.iter().sum()
+    });
+}
+
+/// Issue 17's Roll20 and Foundry constructs, each written out as its source documents it:
+/// Roll20's one-item groups (a constant added to each die before the test; keep/drop across
+/// dice of several kinds), bare `r` (1s rerolled until they stand), repeated critical
+/// markers; Foundry's bare `d`, `df` without `cs`, a bare `df` after `cs` or `cf`, and the
+/// coin's call.
+#[test]
+fn roll20_and_foundry_constructs() {
+    use dice_notation::Dialect::{Foundry, Roll20};
+    let count =
+        |v: Vec<i64>, pass: &dyn Fn(i64) -> bool| v.into_iter().filter(|&x| pass(x)).count() as i64;
+    // `{3d4+1}>4`: 1 added to each die, then 4 or more (Roll20's `>` includes the 4).
+    check_in(Roll20, "{3d4+1}>4", 3, move |t| {
+        count(dice(t, 3, 4), &|x| x + 1 >= 4)
+    });
+    // With failures: `<3` includes the 3.
+    check_in(Roll20, "{2d6+1}>6f<3", 2, |t| {
+        dice(t, 2, 6)
+            .into_iter()
+            .map(|x| x + 1)
+            .map(|v| i64::from(v >= 6) - i64::from(v <= 3))
+            .sum()
+    });
+    // Dice of two kinds and a constant taken away, counted.
+    check_in(Roll20, "{2d4+1d6-1}<2", 3, move |t| {
+        let mut v = dice(t, 2, 4);
+        v.push(die(t, 6));
+        count(v, &|x| x - 1 <= 2)
+    });
+    // Keep and drop across dice of two kinds.
+    check_in(Roll20, "{2d4+2d6}k3", 4, |t| {
+        let mut v = dice(t, 2, 4);
+        v.extend(dice(t, 2, 6));
+        sum_of_top(v, 3, true)
+    });
+    check_in(Roll20, "{1d4+2d6}dh1", 3, |t| {
+        let mut v = vec![die(t, 4)];
+        v.extend(dice(t, 2, 6));
+        sum_of_top(v, 2, false)
+    });
+    // A bare `r`: a 1 is rerolled until it is no 1 (a face rerolled away is forgotten).
+    check_in(Roll20, "2d4r", 34, |t| {
+        let mut total = 0;
+        for _ in 0..2 {
+            let mut f = t.roll(4);
+            while f == 1 && !t.stopped() {
+                f = t.roll(4);
+            }
+            total += i64::from(f);
+        }
+        total
+    });
+    // Critical markers, given twice, leave the law alone.
+    check_in(Roll20, "2d6cs6cs1cf2", 2, |t| dice(t, 2, 6).iter().sum());
+    // `%` keeps the dividend's sign (JavaScript's), in Roll20 and Foundry.
+    check_in(Roll20, "(1d6-4)%3", 1, |t| (die(t, 6) - 4) % 3);
+    check_in(Foundry, "(2d4-5)%-3", 2, |t| {
+        (die(t, 4) + die(t, 4) - 5) % -3
+    });
+    // Foundry's bare `d`: the lowest die dropped.
+    check_in(Foundry, "3d4d", 3, |t| sum_of_top(dice(t, 3, 4), 2, true));
+    // `df` alone: the dice that are no 1 add their values, each 1 deducts one.
+    check_in(Foundry, "3d4df", 3, |t| {
+        dice(t, 3, 4)
+            .into_iter()
+            .map(|x| if x == 1 { -1 } else { x })
+            .sum()
+    });
+    check_in(Foundry, "3d6df<=2", 3, |t| {
+        dice(t, 3, 6)
+            .into_iter()
+            .map(|x| if x <= 2 { -1 } else { x })
+            .sum()
+    });
+    // A bare `df` after `cs>2`: every die that is no success deducts one.
+    check_in(Foundry, "4d4cs>2df", 4, |t| {
+        dice(t, 4, 4)
+            .into_iter()
+            .map(|x| if x > 2 { 1 } else { -1 })
+            .sum()
+    });
+    // After `cf<2`: each counted failure deducts one.
+    check_in(Foundry, "4d4cf<2df", 4, move |t| {
+        -count(dice(t, 4, 4), &|x| x < 2)
+    });
+    // The coin's call: the coins showing the face called (heads 1, tails 0) are counted.
+    check_in(Foundry, "3dcc0", 3, move |t| {
+        count(dice(t, 3, 2), &|x| x - 1 == 0)
+    });
+    check_in(Foundry, "3dcc1", 3, move |t| {
+        count(dice(t, 3, 2), &|x| x - 1 == 1)
+    });
+}

@@ -53,6 +53,10 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     degenerate_dice: true,
     tens_percentile: true,
     fudge_variants: false,
+    bare_d_alone: false,
+    roll_options: false,
+    remainder_truncates: false,
+    group_constant_per_die: false,
     coin: false,
     decimals: true,
 };

@@ -29,7 +29,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     versus: true,
     streak: true,
     functions: &[
-        "floor", "ceil", "round", "trunc", "abs", "sign", "min", "max",
+        "floor", "ceil", "round", "trunc", "abs", "sign", "min", "max", "rem",
     ],
     refused_functions: &[],
     division: Division::Floor,
@@ -47,6 +47,10 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     degenerate_dice: false,
     tens_percentile: false,
     fudge_variants: false,
+    bare_d_alone: false,
+    roll_options: false,
+    remainder_truncates: false,
+    group_constant_per_die: false,
     coin: true,
     decimals: false,
 };

@@ -50,6 +50,10 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     degenerate_dice: true,
     tens_percentile: false,
     fudge_variants: false,
+    bare_d_alone: true,
+    roll_options: false,
+    remainder_truncates: true,
+    group_constant_per_die: false,
     coin: true,
     decimals: false,
 };

@@ -243,6 +243,18 @@ pub(crate) struct Syntax {
     pub(crate) tens_percentile: bool,
     /// `dF.1` / `dF.2` (rpg-dice-roller).
     pub(crate) fudge_variants: bool,
+    /// A `d` alone at the end of a term drops the lowest die (Foundry's `3d6d`); with
+    /// `bare_d` only, it needs a number (`8d100d3`).
+    pub(crate) bare_d_alone: bool,
+    /// Roll20's roll options: `&{tracker}` is skipped (it sends the result to the turn
+    /// tracker, the roll is the same), and `\` ends the formula (text may follow).
+    pub(crate) roll_options: bool,
+    /// `%` keeps the sign of the dividend, as JavaScript's does (`(1d6-7)%4` is −2); else
+    /// the divisor's (this crate's and Python's).
+    pub(crate) remainder_truncates: bool,
+    /// In a group of one sum of dice with a success test, a constant added to the sum is
+    /// added to each die before the test (Roll20's `{3d20+5}>21`).
+    pub(crate) group_constant_per_die: bool,
     /// `dc` (Foundry's coin).
     pub(crate) coin: bool,
     /// Decimal numbers (`0.5`) in the input.

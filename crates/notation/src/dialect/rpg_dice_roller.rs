@@ -49,6 +49,10 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     degenerate_dice: true,
     tens_percentile: false,
     fudge_variants: true,
+    bare_d_alone: false,
+    roll_options: false,
+    remainder_truncates: true,
+    group_constant_per_die: false,
     coin: false,
     decimals: false,
 };
