@@ -603,13 +603,21 @@ impl Exact for Blocking {
 
 /// Budget units per multiply-add of [`blocking_from_threshold`] (calibrated with the
 /// `exact_large/blocking_*` benches: see docs/performance.md).
-const BLOCKING_UNIT: f64 = 0.3;
+const BLOCKING_UNIT: f64 = 0.5;
 
-/// The multiply-adds [`blocking_from_threshold`] makes over `faces` faces: each face places
-/// each side's dice, `(n + 1)²/2` binomial terms for each of `(n + 1)²` rows.
+/// The multiply-adds [`blocking_from_threshold`] makes over `faces` faces. Per face and per
+/// `j` (attacking dice placed above the running maximum), each of the `na − j + 1` values of
+/// the maximum holds a run over the defending dice placed `md ≥ j`: placing attacking dice
+/// adds `(na − j + 2)/2` scaled runs of `nd − j + 1` on average, placing defending dice one
+/// binomial row of `nd − md + 1` terms per entry.
 fn upset_work(faces: usize, na: usize, nd: usize) -> f64 {
-    let (a, d) = ((na + 1) as f64, (nd + 1) as f64);
-    faces as f64 * a * d * (a * a + d * a) / 2.0
+    let per_face: f64 = (0..=na.min(nd))
+        .map(|j| {
+            let (a, d) = ((na - j + 1) as f64, (nd - j + 1) as f64);
+            a * d * ((a + 1.0) + (d + 1.0)) / 2.0
+        })
+        .sum();
+    faces as f64 * per_face
 }
 
 /// Each law with its leading and trailing zeros cut: (index of the first kept term, terms).
@@ -625,15 +633,25 @@ fn nonzero_spans(laws: Vec<Vec<f64>>) -> Vec<(usize, Vec<f64>)> {
 
 /// The law of the unblocked hits when the hits are the attacking dice showing `k` or more:
 /// `max(0, maxₜ (Hₜ − Dₜ))` as in [`Exact for Blocking`](Blocking#impl-Exact-for-Blocking),
-/// where now every attacking die placed at a face `t ≥ k` is a hit. So the hits placed are
-/// the attacking dice placed, and the state is (defending dice placed `md`, running maximum
-/// `y`, attacking dice placed `ma`): `(na+1)²(nd+1)` entries, each face placing each side's
-/// dice in `O(n)` per entry, so `O(faces · n⁴)` in all. Below `k` the hits stop growing while
-/// the blockers can only grow, so the maximum is settled once face `k` is placed.
+/// where now every attacking die placed at a face `t ≥ k` is a hit, so the hits placed are
+/// the attacking dice placed `ma`. Below `k` the hits stop growing while the blockers can
+/// only grow, so the maximum is settled once face `k` is placed.
 ///
-/// The entries are laid out `ma` fastest: placing attacking dice adds a binomial row to a
-/// contiguous run, placing defending dice adds a whole `(y, ma)` block scaled by one
-/// binomial term, both contiguous multiply-adds.
+/// The state is (running maximum `y`, `j = ma − y`, defending dice placed `md`). Between
+/// faces `y ≥ ma − md` and `y ≤ ma`, so `0 ≤ j ≤ md` and `y + j ≤ na`: about `n³/2`
+/// entries, not the `n³` of (md, y, ma). Rows `(y, j)` are laid out one after the other
+/// (`j` fastest, `j ≤ na − y`), each a run over `md`, so:
+/// - placing attacking dice moves `(y, j, md)` to `(y, j + c, md)` with the binomial term
+///   of `c` among the `na − y − j` left, the same for every `md`: one scalar times a
+///   contiguous run per `(y, j, c)`;
+/// - placing defending dice adds a binomial row along a run, per entry;
+/// - the update `y ← max(y, ma − md)` moves the entries with `j > md` to `(y + j − md, md,
+///   md)`.
+///
+/// `O(faces · n⁴/4)` multiply-adds, with contiguous runs and no allocation per face
+/// beyond the binomial rows.
+// `y` indexes several tables (`off` and the rows it locates): plain ranges read clearer.
+#[allow(clippy::needless_range_loop)]
 fn blocking_from_threshold(
     na: usize,
     nd: usize,
@@ -642,73 +660,74 @@ fn blocking_from_threshold(
     k: usize,
     strict: bool,
 ) -> Vec<f64> {
-    let row = na + 1; // entries per (md, y) row, by ma
-    let block = row * row; // entries per md block, by (y, ma)
-    let size = (nd + 1) * block;
+    let n1 = na + 1;
+    let nd1 = nd + 1;
+    // Row (y, j) starts at (off[y] + j) · nd1, j = 0..=na − y.
+    let off: Vec<usize> = (0..=n1)
+        .map(|y| y * n1 - y * y.saturating_sub(1) / 2)
+        .collect();
+    let size = off[n1] * nd1;
     let mut cur = alloc::vec![0.0; size];
     let mut out = alloc::vec![0.0; size];
     cur[0] = 1.0;
-    // The binomial laws of "of r dice left, how many show t", chance 1/t, for r ≤ n.
-    let laws = |n: usize, t: usize| -> Vec<Vec<f64>> {
-        (0..=n)
-            .map(|r| crate::dist::binomial(r as u32, 1.0 / t as f64))
-            .collect()
-    };
+    // q[c · n1 + m]: of the na − m attacking dice left, the chance that c show this face.
+    let mut q = alloc::vec![0.0; n1 * n1];
+    // For each c, the span of m where that chance is not zero.
+    let mut span = alloc::vec![(0usize, 0usize); n1];
     let faces = sa.max(sd);
     for t in (k..=faces).rev() {
-        // Between faces every entry has ma ≤ y + md (y ≥ ma − md after each update), so only
-        // the first y + md + 1 entries of a row can be nonzero; and of each binomial row only
-        // its nonzero span is added (at chance 1, face 1, a single term).
-        let place_attack = |cur: &[f64], out: &mut [f64]| {
-            let pmfs = nonzero_spans(laws(na, t));
-            out.fill(0.0);
-            let rows = cur.chunks_exact(row).zip(out.chunks_exact_mut(row));
-            for (r, (src, dst)) in rows.enumerate() {
-                let (md, y) = (r / row, r % row);
-                let live = (y + md + 1).min(row);
-                for (ma, &w) in src[..live].iter().enumerate() {
-                    if w == 0.0 {
-                        continue;
-                    }
-                    let (first, pmf) = &pmfs[na - ma];
-                    for (o, &pc) in dst[ma + first..].iter_mut().zip(pmf) {
-                        *o += w * pc;
-                    }
-                }
-            }
-        };
+        let chance = 1.0 / t as f64;
         let place_defense = |cur: &[f64], out: &mut [f64]| {
-            let pmfs = nonzero_spans(laws(nd, t));
+            let pmfs = nonzero_spans(
+                (0..=nd)
+                    .map(|r| crate::dist::binomial(r as u32, chance))
+                    .collect(),
+            );
             out.fill(0.0);
-            for (md, src) in cur.chunks_exact(block).enumerate() {
-                let (first, pmf) = &pmfs[nd - md];
-                // Rows from y0 on are live whole: one long multiply-add over them.
-                let y0 = row.saturating_sub(md + 1);
-                for (c, &pc) in pmf.iter().enumerate() {
-                    let to = (md + first + c) * block;
-                    let dst = &mut out[to..to + block];
-                    for (o, &w) in dst[y0 * row..].iter_mut().zip(&src[y0 * row..]) {
-                        *o += w * pc;
-                    }
-                    for y in 0..y0 {
-                        let (at, live) = (y * row, y + md + 1);
-                        for (o, &w) in dst[at..at + live].iter_mut().zip(&src[at..at + live]) {
-                            *o += w * pc;
+            for y in 0..n1 {
+                for j in 0..=(na - y).min(nd) {
+                    let r = (off[y] + j) * nd1;
+                    let src = &cur[r..r + nd1];
+                    let dst = &mut out[r..r + nd1];
+                    for (md, &w) in src.iter().enumerate().skip(j) {
+                        if w == 0.0 {
+                            continue;
+                        }
+                        let (first, pmf) = &pmfs[nd - md];
+                        for (o, &p) in dst[md + first..].iter_mut().zip(pmf) {
+                            *o += w * p;
                         }
                     }
                 }
             }
         };
-        // y ← max(y, ma − md): an entry moves to a higher row, where it stays.
-        let update = |cur: &mut [f64]| {
-            for md in 0..=nd {
-                for y in 0..=na {
-                    for ma in (md + y + 1)..=na {
-                        let from = md * block + y * row + ma;
-                        let w = cur[from];
+        let place_attack = |cur: &[f64], out: &mut [f64], q: &[f64], span: &[(usize, usize)]| {
+            out.fill(0.0);
+            for y in 0..n1 {
+                for j in 0..=(na - y).min(nd) {
+                    let m = y + j;
+                    let r = (off[y] + j) * nd1;
+                    let src = &cur[r + j..r + nd1];
+                    for (c, &(lo, hi)) in span.iter().enumerate().take(n1 - m) {
+                        if m < lo || m >= hi {
+                            continue;
+                        }
+                        let p = q[c * n1 + m];
+                        let to = (off[y] + j + c) * nd1;
+                        for (o, &w) in out[to + j..to + nd1].iter_mut().zip(src) {
+                            *o += w * p;
+                        }
+                    }
+                }
+            }
+            // y ← max(y, ma − md): the entries with j > md move to (y + j − md, md, md).
+            for y in 0..n1 {
+                for j in 1..n1 - y {
+                    let r = (off[y] + j) * nd1;
+                    for md in 0..j.min(nd1) {
+                        let w = core::mem::replace(&mut out[r + md], 0.0);
                         if w != 0.0 {
-                            cur[from] = 0.0;
-                            cur[md * block + (ma - md) * row + ma] += w;
+                            out[(off[y + j - md] + md) * nd1 + md] += w;
                         }
                     }
                 }
@@ -716,13 +735,27 @@ fn blocking_from_threshold(
         };
         let attack_here = t <= sa;
         let defense_here = t <= sd;
+        if attack_here {
+            q.fill(0.0);
+            for m in 0..=na {
+                let pmf = crate::dist::binomial((na - m) as u32, chance);
+                for (c, &p) in pmf.iter().enumerate() {
+                    q[c * n1 + m] = p;
+                }
+            }
+            for (c, s) in span.iter_mut().enumerate() {
+                let row = &q[c * n1..(c + 1) * n1];
+                let lo = row.iter().position(|&x| x != 0.0).unwrap_or(n1);
+                let hi = row.iter().rposition(|&x| x != 0.0).map_or(lo, |h| h + 1);
+                *s = (lo, hi);
+            }
+        }
         if strict {
             // Hits ≥ t against blockers > t, placed at earlier faces.
             if attack_here {
-                place_attack(&cur, &mut out);
+                place_attack(&cur, &mut out, &q, &span);
                 core::mem::swap(&mut cur, &mut out);
             }
-            update(&mut cur);
             if defense_here && t > k {
                 place_defense(&cur, &mut out);
                 core::mem::swap(&mut cur, &mut out);
@@ -733,17 +766,160 @@ fn blocking_from_threshold(
                 core::mem::swap(&mut cur, &mut out);
             }
             if attack_here {
-                place_attack(&cur, &mut out);
+                place_attack(&cur, &mut out, &q, &span);
                 core::mem::swap(&mut cur, &mut out);
             }
-            update(&mut cur);
         }
     }
-    let mut law = alloc::vec![0.0; na + 1];
-    for rows in cur.chunks_exact(block) {
-        for (y, r) in rows.chunks_exact(row).enumerate() {
-            law[y] += r.iter().sum::<f64>();
+    // Every entry left has ma = na; its row's y is the number unblocked.
+    (0..n1)
+        .map(|y| {
+            let r = off[y] * nd1;
+            cur[r..r + (n1 - y) * nd1].iter().sum()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod threshold_tests {
+    use super::{blocking_from_threshold, nonzero_spans};
+    use alloc::vec::Vec;
+
+    /// The previous program, over (md, y, ma) with `ma` fastest, kept as the reference.
+    fn reference(na: usize, nd: usize, sa: usize, sd: usize, k: usize, strict: bool) -> Vec<f64> {
+        let row = na + 1; // entries per (md, y) row, by ma
+        let block = row * row; // entries per md block, by (y, ma)
+        let size = (nd + 1) * block;
+        let mut cur = alloc::vec![0.0; size];
+        let mut out = alloc::vec![0.0; size];
+        cur[0] = 1.0;
+        // The binomial laws of "of r dice left, how many show t", chance 1/t, for r ≤ n.
+        let laws = |n: usize, t: usize| -> Vec<Vec<f64>> {
+            (0..=n)
+                .map(|r| crate::dist::binomial(r as u32, 1.0 / t as f64))
+                .collect()
+        };
+        let faces = sa.max(sd);
+        for t in (k..=faces).rev() {
+            // Between faces every entry has ma ≤ y + md (y ≥ ma − md after each update), so only
+            // the first y + md + 1 entries of a row can be nonzero; and of each binomial row only
+            // its nonzero span is added (at chance 1, face 1, a single term).
+            let place_attack = |cur: &[f64], out: &mut [f64]| {
+                let pmfs = nonzero_spans(laws(na, t));
+                out.fill(0.0);
+                let rows = cur.chunks_exact(row).zip(out.chunks_exact_mut(row));
+                for (r, (src, dst)) in rows.enumerate() {
+                    let (md, y) = (r / row, r % row);
+                    let live = (y + md + 1).min(row);
+                    for (ma, &w) in src[..live].iter().enumerate() {
+                        if w == 0.0 {
+                            continue;
+                        }
+                        let (first, pmf) = &pmfs[na - ma];
+                        for (o, &pc) in dst[ma + first..].iter_mut().zip(pmf) {
+                            *o += w * pc;
+                        }
+                    }
+                }
+            };
+            let place_defense = |cur: &[f64], out: &mut [f64]| {
+                let pmfs = nonzero_spans(laws(nd, t));
+                out.fill(0.0);
+                for (md, src) in cur.chunks_exact(block).enumerate() {
+                    let (first, pmf) = &pmfs[nd - md];
+                    // Rows from y0 on are live whole: one long multiply-add over them.
+                    let y0 = row.saturating_sub(md + 1);
+                    for (c, &pc) in pmf.iter().enumerate() {
+                        let to = (md + first + c) * block;
+                        let dst = &mut out[to..to + block];
+                        for (o, &w) in dst[y0 * row..].iter_mut().zip(&src[y0 * row..]) {
+                            *o += w * pc;
+                        }
+                        for y in 0..y0 {
+                            let (at, live) = (y * row, y + md + 1);
+                            for (o, &w) in dst[at..at + live].iter_mut().zip(&src[at..at + live]) {
+                                *o += w * pc;
+                            }
+                        }
+                    }
+                }
+            };
+            // y ← max(y, ma − md): an entry moves to a higher row, where it stays.
+            let update = |cur: &mut [f64]| {
+                for md in 0..=nd {
+                    for y in 0..=na {
+                        for ma in (md + y + 1)..=na {
+                            let from = md * block + y * row + ma;
+                            let w = cur[from];
+                            if w != 0.0 {
+                                cur[from] = 0.0;
+                                cur[md * block + (ma - md) * row + ma] += w;
+                            }
+                        }
+                    }
+                }
+            };
+            let attack_here = t <= sa;
+            let defense_here = t <= sd;
+            if strict {
+                // Hits ≥ t against blockers > t, placed at earlier faces.
+                if attack_here {
+                    place_attack(&cur, &mut out);
+                    core::mem::swap(&mut cur, &mut out);
+                }
+                update(&mut cur);
+                if defense_here && t > k {
+                    place_defense(&cur, &mut out);
+                    core::mem::swap(&mut cur, &mut out);
+                }
+            } else {
+                if defense_here {
+                    place_defense(&cur, &mut out);
+                    core::mem::swap(&mut cur, &mut out);
+                }
+                if attack_here {
+                    place_attack(&cur, &mut out);
+                    core::mem::swap(&mut cur, &mut out);
+                }
+                update(&mut cur);
+            }
+        }
+        let mut law = alloc::vec![0.0; na + 1];
+        for rows in cur.chunks_exact(block) {
+            for (y, r) in rows.chunks_exact(row).enumerate() {
+                law[y] += r.iter().sum::<f64>();
+            }
+        }
+        law
+    }
+
+    #[test]
+    fn threshold_program_matches_the_previous_one() {
+        let cases = [
+            (0, 3, 6, 6, 1),
+            (3, 0, 6, 6, 2),
+            (1, 1, 6, 6, 1),
+            (3, 4, 6, 6, 2),
+            (5, 3, 6, 8, 3),
+            (6, 6, 8, 6, 1),
+            (9, 11, 6, 6, 4),
+            (12, 7, 10, 10, 5),
+            (14, 14, 6, 6, 1),
+        ];
+        for (na, nd, sa, sd, k) in cases {
+            for strict in [false, true] {
+                let want = reference(na, nd, sa, sd, k, strict);
+                let got = blocking_from_threshold(na, nd, sa, sd, k, strict);
+                assert_eq!(got.len(), want.len());
+                for (y, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert!(
+                        (g - w).abs() <= 5e-14,
+                        "{na}d{sa} v {nd}d{sd}, hits from {k}, strict {strict}, {y}: {g} vs {w}"
+                    );
+                }
+                let total: f64 = got.iter().sum();
+                assert!((total - 1.0).abs() < 1e-13);
+            }
         }
     }
-    law
 }
