@@ -18,11 +18,19 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use dice_core::{EncounterLimits, Exact, Roll, RollDetailed, RollRecord, end_law};
 use dice_scratch_rps::{
     Ability, Action, Attack, AttackKind, Attacks, Character, Combatant, D20Roll, Environment,
-    Fight, FightSimulation, Initiative, InitiativeContest, Rules, Scene, SceneCombatant, Turn,
+    Fight, FightSimulation, Initiative, InitiativeContest, Rules, Scene, Turn,
     initiative::order_rolled,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
+
+/// The shipped scenes, as the `dice` command reads them.
+const COMBAT_EXAMPLE: &str = include_str!("../../crates/scratch-rps/scenes/combat-example.toml");
+const THE_BOSS: &str = include_str!("../../crates/scratch-rps/scenes/the-boss.toml");
+
+fn shipped_scene(text: &str) -> Scene {
+    toml::from_str(text).expect("the shipped scene is valid")
+}
 
 /// The seed every bench starts from.
 const SEED: u64 = 0x5EED_D1CE;
@@ -202,29 +210,10 @@ fn combat(c: &mut Criterion) {
         b.iter(|| black_box(&sim).roll(&mut r));
     });
 
-    // The exact law of the shipped scene (crates/scratch-rps/scenes/combat-example.toml,
-    // built here from the same stat blocks): a fresh encounter each time, so the tactics'
-    // remembered choices do not carry over.
-    let scene = Scene {
-        environment: Environment::default(),
-        combatants: vec![
-            SceneCombatant::new(
-                "Chokestar",
-                "bounty hunters",
-                "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense",
-            ),
-            SceneCombatant::new(
-                "Flipfire",
-                "bounty hunters",
-                "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness, 2 tgh/2, 12 defense",
-            ),
-            SceneCombatant::new(
-                "Breakhelm X-19",
-                "outlaw",
-                "1 piloting, 4 shooting, 4 fighting, 6 toughness, 3 tgh/2, 13 defense",
-            ),
-        ],
-    };
+    // The exact law of the shipped scene, read from its file
+    // (crates/scratch-rps/scenes/combat-example.toml): a fresh encounter each time, so the
+    // tactics' remembered choices and turns do not carry over.
+    let scene = shipped_scene(COMBAT_EXAMPLE);
     g.throughput(Throughput::Elements(1));
     g.bench_function("combat_example_exact_law", |b| {
         b.iter_batched(
@@ -237,48 +226,14 @@ fn combat(c: &mut Criterion) {
     g.finish();
 }
 
-/// The larger shipped scene (crates/scratch-rps/scenes/the-boss.toml, built here from the
-/// same stat blocks): the bounty hunters against the Boss and his two thugs in a street with
-/// cover and things to throw; five combatants, 12,754 states, about 2 s an exact law.
+/// The larger shipped scene, read from its file (crates/scratch-rps/scenes/the-boss.toml):
+/// the bounty hunters against the Boss and his two thugs in a street with cover and things
+/// to throw; five combatants, 12,754 states.
 fn larger_fight(c: &mut Criterion) {
     let mut g = c.benchmark_group("scratch_rps_fight_larger");
     g.sample_size(10);
-    g.measurement_time(Duration::from_secs(30));
-    let mut thug = SceneCombatant::new(
-        "Thug 1",
-        "the Boss's gang",
-        "2 toughness, 1 tgh/2, 11 defense",
-    );
-    thug.minion = true;
-    let scene = Scene {
-        environment: Environment {
-            cover: true,
-            throwable_object: true,
-            ..Environment::default()
-        },
-        combatants: vec![
-            SceneCombatant::new(
-                "Chokestar",
-                "bounty hunters",
-                "2 piloting, 2 wrestling, 3 stalking, 3 toughness, 1 tgh/2, 13 defense",
-            ),
-            SceneCombatant::new(
-                "Flipfire",
-                "bounty hunters",
-                "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness, 2 tgh/2, 12 defense",
-            ),
-            SceneCombatant::new(
-                "The Boss",
-                "the Boss's gang",
-                "2 shooting, 1 stalking, 4 command, 3 toughness, 1 tgh/2, 11 defense",
-            ),
-            thug.clone(),
-            SceneCombatant {
-                name: "Thug 2".into(),
-                ..thug
-            },
-        ],
-    };
+    g.measurement_time(Duration::from_secs(10));
+    let scene = shipped_scene(THE_BOSS);
     g.throughput(Throughput::Elements(1));
     g.bench_function("the_boss_exact_law", |b| {
         b.iter_batched(

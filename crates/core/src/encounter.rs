@@ -463,6 +463,25 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
         if self.end[0].is_some() {
             return Ok(Dist::certain(0));
         }
+        // The moves laid out one after another, state by state, so that each round reads
+        // them in one sweep rather than from one list per state (a round touches every state
+        // that holds some mass, many thousand of them, for a hundred rounds or more).
+        let too_many = |work: usize| Error::TooComplex {
+            what: "the moves of an encounter",
+            work: work as u64,
+            max: u64::from(u32::MAX),
+        };
+        let mut first = Vec::with_capacity(n + 1);
+        let mut to: Vec<u32> = Vec::new();
+        let mut chance: Vec<f64> = Vec::new();
+        first.push(0);
+        for out in &self.next {
+            for &(t, p) in out {
+                to.push(u32::try_from(t).map_err(|_| too_many(t))?);
+                chance.push(p);
+            }
+            first.push(to.len());
+        }
         let mut pairs = Vec::new();
         let mut never = 0.0;
         let mut mass = vec![0.0; n];
@@ -483,7 +502,9 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
             for &s in &live {
                 let m = mass[s];
                 mass[s] = 0.0;
-                for &(t, p) in &self.next[s] {
+                let moves = first[s]..first[s + 1];
+                for (&t, &p) in to[moves.clone()].iter().zip(&chance[moves]) {
+                    let t = t as usize;
                     if next[t] == 0.0 {
                         reached.push(t);
                     }

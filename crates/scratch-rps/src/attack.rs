@@ -561,10 +561,11 @@ impl Attack {
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn expected_damage_up_to(&self, hit_points: u32) -> f64 {
-        (1..=20)
-            .map(|n| f64::from(self.result(n).damage.min(hit_points)))
-            .sum::<f64>()
-            / 20.0
+        // The faces counted by outcome: a sum of whole numbers, exact in f64.
+        let (_, success, automatic) = self.roll.face_counts();
+        let total = u64::from(success) * u64::from(self.on_success.min(hit_points))
+            + u64::from(automatic) * u64::from(self.on_automatic.min(hit_points));
+        total as f64 / 20.0
     }
 }
 
@@ -734,5 +735,56 @@ impl fmt::Display for Attacks {
             write!(f, "{a}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The expected damage counted face by face, as the definition reads.
+    fn by_faces(a: &Attack, hit_points: u32) -> f64 {
+        (1..=20)
+            .map(|n| f64::from(a.result(n).damage.min(hit_points)))
+            .sum::<f64>()
+            / 20.0
+    }
+
+    #[test]
+    fn expected_damage_equals_the_sum_over_the_faces() {
+        for rules in [
+            Rules::default(),
+            Rules {
+                natural_20_without_ability: true,
+                ..Rules::default()
+            },
+        ] {
+            for kind in AttackKind::ALL {
+                for with in core::iter::once(None).chain(Ability::ALL.map(Some)) {
+                    for level in [0, 1, 3] {
+                        for difficulty in [-3, 5, 11, 14, 22, 30] {
+                            let w = with.map(|a| (a, level));
+                            let Ok(a) = Attack::new(kind, w, difficulty, &rules) else {
+                                continue;
+                            };
+                            for health in [Health::Healthy, Health::Injured] {
+                                let a = a
+                                    .clone()
+                                    .with_modifier(-2)
+                                    .and_then(|a| a.with_attacker(health));
+                                let Ok(a) = a else { continue };
+                                for hp in [0, 1, 2, 4, u32::MAX] {
+                                    assert_eq!(
+                                        a.expected_damage_up_to(hp).to_bits(),
+                                        by_faces(&a, hp).to_bits(),
+                                        "{kind:?} {with:?} {level} {difficulty} {hp}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

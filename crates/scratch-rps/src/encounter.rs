@@ -46,13 +46,14 @@
 use core::cell::{Cell, RefCell};
 use core::fmt;
 use std::collections::BTreeMap;
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
+use core::hash::BuildHasher;
 use dice_core::{Dist, Encounter, Exact, Policy, Rng};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::ability::{Ability, Movement};
-use crate::attack::AttackKind;
+use crate::attack::{AttackKind, BLASTING_TARGETS};
 use crate::character::{Character, Health};
 use crate::error::Error;
 use crate::fight::{
@@ -81,8 +82,131 @@ pub const MAX_EXACT_COMBATANTS: usize = 6;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FightState {
-    order: Vec<CombatantId>,
-    conditions: Vec<Condition>,
+    order: Slots<CombatantId>,
+    conditions: Slots<Condition>,
+}
+
+/// A short list held inline, without allocating, up to [`MAX_EXACT_COMBATANTS`] items (a
+/// fight whose exact law is asked for), on the heap beyond. It compares, hashes, prints and
+/// (with serde) reads and writes as the list of its items, as a `Vec` would: the exact law
+/// handles many thousand states, and copying, comparing and hashing them inline is what
+/// keeps it fast.
+#[derive(Clone)]
+enum Slots<T: Copy> {
+    /// The first `len` items are the list; the rest repeat the first item.
+    Inline(u8, [T; MAX_EXACT_COMBATANTS]),
+    Heap(Vec<T>),
+}
+
+impl<T: Copy> Slots<T> {
+    fn from_slice(items: &[T]) -> Slots<T> {
+        match items.first() {
+            Some(&first) if items.len() <= MAX_EXACT_COMBATANTS => {
+                let mut inline = [first; MAX_EXACT_COMBATANTS];
+                inline[..items.len()].copy_from_slice(items);
+                // At most MAX_EXACT_COMBATANTS, which fits a u8.
+                Slots::Inline(items.len() as u8, inline)
+            }
+            _ => Slots::Heap(items.to_vec()),
+        }
+    }
+}
+
+impl<T: Copy> From<Vec<T>> for Slots<T> {
+    fn from(v: Vec<T>) -> Slots<T> {
+        if v.len() <= MAX_EXACT_COMBATANTS {
+            Slots::from_slice(&v)
+        } else {
+            Slots::Heap(v)
+        }
+    }
+}
+
+impl<T: Copy> FromIterator<T> for Slots<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Slots<T> {
+        let mut items = items.into_iter();
+        let Some(first) = items.next() else {
+            return Slots::Heap(Vec::new());
+        };
+        let mut inline = [first; MAX_EXACT_COMBATANTS];
+        let mut len = 1;
+        for x in items.by_ref() {
+            if len == MAX_EXACT_COMBATANTS {
+                let mut v = inline.to_vec();
+                v.push(x);
+                v.extend(items);
+                return Slots::Heap(v);
+            }
+            inline[len] = x;
+            len += 1;
+        }
+        Slots::Inline(len as u8, inline)
+    }
+}
+
+impl<T: Copy> core::ops::Deref for Slots<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Slots::Inline(len, items) => &items[..usize::from(*len)],
+            Slots::Heap(v) => v,
+        }
+    }
+}
+
+impl<T: Copy> core::ops::DerefMut for Slots<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            Slots::Inline(len, items) => &mut items[..usize::from(*len)],
+            Slots::Heap(v) => v,
+        }
+    }
+}
+
+impl<T: Copy + PartialEq> PartialEq for Slots<T> {
+    fn eq(&self, other: &Slots<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Copy + Eq> Eq for Slots<T> {}
+
+impl<T: Copy + Ord> PartialOrd for Slots<T> {
+    fn partial_cmp(&self, other: &Slots<T>) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: Copy + Ord> Ord for Slots<T> {
+    fn cmp(&self, other: &Slots<T>) -> core::cmp::Ordering {
+        (**self).cmp(&**other)
+    }
+}
+
+impl<T: Copy + core::hash::Hash> core::hash::Hash for Slots<T> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
+}
+
+impl<T: Copy + fmt::Debug> fmt::Debug for Slots<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: Copy + serde::Serialize> serde::Serialize for Slots<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, T: Copy + serde::Deserialize<'de>> serde::Deserialize<'de> for Slots<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Slots<T>, D::Error> {
+        Vec::<T>::deserialize(deserializer).map(Slots::from)
+    }
 }
 
 impl FightState {
@@ -99,7 +223,7 @@ impl FightState {
     /// ```
     pub fn of(fight: &Fight) -> FightState {
         FightState {
-            order: fight.order().to_vec(),
+            order: Slots::from_slice(fight.order()),
             conditions: fight
                 .combatants()
                 .iter()
@@ -313,65 +437,71 @@ impl Reading<'_> {
     }
 
     /// The foes who act before my next turn and what they would deal me with my defense
-    /// shifted by `delta`.
-    fn exposure(&self, delta: i64) -> f64 {
-        let mut f = self.fight.clone();
+    /// shifted by `delta`; worked out on `costs`' copy of the fight, put back as it was.
+    fn exposure(&self, costs: &Costs, delta: i64) -> f64 {
+        let mut copy = costs.what_if.borrow_mut();
+        let f = copy.get_or_insert_with(|| self.fight.clone());
         f.shift_defense(self.who, delta);
-        self.foes
+        let x = self
+            .foes
             .iter()
             .filter(|&&x| self.combatant(x).status() == TurnStatus::Ready)
-            .map(|&x| Self::threat_in(&f, x, self.who))
-            .sum()
+            .map(|&x| Self::threat_in(f, x, self.who))
+            .sum();
+        f.shift_defense(self.who, -delta);
+        x
     }
 
     /// The attack rolls of an action: kind, ability, target.
-    fn rolls(action: &Action) -> Vec<(AttackKind, Option<Ability>, CombatantId)> {
+    fn rolls(action: &Action) -> RollList {
+        let mut list = RollList::new();
         match action {
-            Action::BasicAttack { target, with } => vec![(AttackKind::BasicAttack, *with, *target)],
-            Action::Hold { target, with } => vec![(AttackKind::Hold, *with, *target)],
-            Action::ThrowObject { target } => vec![(AttackKind::ThrowObject, None, *target)],
+            Action::BasicAttack { target, with } => {
+                list.push((AttackKind::BasicAttack, *with, *target));
+            }
+            Action::Hold { target, with } => list.push((AttackKind::Hold, *with, *target)),
+            Action::ThrowObject { target } => list.push((AttackKind::ThrowObject, None, *target)),
             Action::Catch { target, with } => {
-                vec![(AttackKind::Catch, with.map(Movement::ability), *target)]
+                list.push((AttackKind::Catch, with.map(Movement::ability), *target));
             }
             Action::Shoot { target } => {
-                vec![(AttackKind::Shooting, Some(Ability::Shooting), *target)]
+                list.push((AttackKind::Shooting, Some(Ability::Shooting), *target));
             }
-            Action::Blast { targets } => targets
-                .iter()
-                .map(|&t| (AttackKind::Blasting, Some(Ability::Blasting), t))
-                .collect(),
+            Action::Blast { targets } => {
+                for &t in targets {
+                    list.push((AttackKind::Blasting, Some(Ability::Blasting), t));
+                }
+            }
             Action::Knockout { target } => {
-                vec![(AttackKind::Knockout, Some(Ability::Knockout), *target)]
+                list.push((AttackKind::Knockout, Some(Ability::Knockout), *target));
             }
-            Action::FightingAttacks { first, second } => vec![
-                (AttackKind::BasicAttack, Some(Ability::Fighting), *first),
-                (AttackKind::BasicAttack, Some(Ability::Fighting), *second),
-            ],
+            Action::FightingAttacks { first, second } => {
+                list.push((AttackKind::BasicAttack, Some(Ability::Fighting), *first));
+                list.push((AttackKind::BasicAttack, Some(Ability::Fighting), *second));
+            }
             Action::WrestlingAttacks {
                 basic_attack, hold, ..
-            } => vec![
-                (
-                    AttackKind::BasicAttack,
-                    Some(Ability::Wrestling),
-                    *basic_attack,
-                ),
-                (AttackKind::Hold, Some(Ability::Wrestling), *hold),
-            ],
-            _ => Vec::new(),
+            } => {
+                let w = Some(Ability::Wrestling);
+                list.push((AttackKind::BasicAttack, w, *basic_attack));
+                list.push((AttackKind::Hold, w, *hold));
+            }
+            _ => {}
         }
+        list
     }
 
     /// The best hit chance of one roll of `turn`, and its value (see [`Tactics`]); `None`
     /// for a turn that is no attack on opponents.
     fn attack_value(&self, turn: &Turn, costs: &Costs) -> Option<(f64, f64)> {
         let rolls = Self::rolls(&turn.action);
-        if rolls.is_empty() || matches!(turn.action, Action::Catch { .. }) {
+        if rolls.as_slice().is_empty() || matches!(turn.action, Action::Catch { .. }) {
             return None;
         }
         let mut value = 0.0;
         let mut hit = 0.0f64;
         let mut delays_me = false;
-        for &(kind, with, t) in &rolls {
+        for &(kind, with, t) in rolls.as_slice() {
             if !self.foes.contains(&t) {
                 return None;
             }
@@ -395,6 +525,36 @@ impl Reading<'_> {
             _ => {}
         }
         Some((hit, value))
+    }
+}
+
+/// One attack roll of an action: kind, ability, target.
+type RollOf = (AttackKind, Option<Ability>, CombatantId);
+
+/// The attack rolls of one action, without allocating: at most three (blasting's targets;
+/// the turns weighed are open ones, which the rules keep within that).
+struct RollList {
+    rolls: [RollOf; BLASTING_TARGETS],
+    len: usize,
+}
+
+impl RollList {
+    fn new() -> RollList {
+        RollList {
+            rolls: [(AttackKind::BasicAttack, None, 0); BLASTING_TARGETS],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, roll: RollOf) {
+        if let Some(slot) = self.rolls.get_mut(self.len) {
+            *slot = roll;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[RollOf] {
+        &self.rolls[..self.len]
     }
 }
 
@@ -423,24 +583,27 @@ type RollKey = (
 struct Costs {
     ally_standing: bool,
     /// The attack rolls weighed so far (many turns share a roll: two fighting attacks).
-    rolls: RefCell<Vec<(RollKey, Option<RollWorth>)>>,
+    rolls: RefCell<FxHashMap<RollKey, Option<RollWorth>>>,
     /// What each combatant would deal on his turn ([`Reading::threat`]).
     threat_of: RefCell<Vec<Option<f64>>>,
     /// What the foes would deal me before my next turn ([`Reading::exposure`]).
     base: Cell<Option<f64>>,
     engage: Cell<Option<f64>>,
     cover: Cell<Option<f64>>,
+    /// A copy of the fight for what-ifs (my defense shifted), made when first needed.
+    what_if: RefCell<Option<Fight>>,
 }
 
 impl Costs {
     fn new(r: &Reading<'_>, ally_standing: bool) -> Costs {
         Costs {
             ally_standing,
-            rolls: RefCell::new(Vec::new()),
+            rolls: RefCell::default(),
             threat_of: RefCell::new(vec![None; r.fight.combatants().len()]),
             base: Cell::new(None),
             engage: Cell::new(None),
             cover: Cell::new(None),
+            what_if: RefCell::new(None),
         }
     }
 
@@ -455,7 +618,7 @@ impl Costs {
         bonus: Option<BonusAction>,
     ) -> Option<RollWorth> {
         let key = (kind, with, target, bonus);
-        if let Some((_, w)) = self.rolls.borrow().iter().find(|(k, _)| *k == key) {
+        if let Some(w) = self.rolls.borrow().get(&key) {
             return *w;
         }
         let worth = r
@@ -467,7 +630,7 @@ impl Costs {
                 damage: a.expected_damage_up_to(r.combatant(target).hit_points()),
                 delays_me: a.delays_attacker(),
             });
-        self.rolls.borrow_mut().push((key, worth));
+        self.rolls.borrow_mut().insert(key, worth);
         worth
     }
 
@@ -491,20 +654,20 @@ impl Costs {
     }
 
     fn base(&self, r: &Reading<'_>) -> f64 {
-        Self::once(&self.base, || r.exposure(0))
+        Self::once(&self.base, || r.exposure(self, 0))
     }
 
     /// What engaging gives the foes: my defense 2 lower until my next turn.
     fn engage(&self, r: &Reading<'_>) -> f64 {
         Self::once(&self.engage, || {
-            r.exposure(-crate::fight::ENGAGE_DEFENSE_PENALTY) - self.base(r)
+            r.exposure(self, -crate::fight::ENGAGE_DEFENSE_PENALTY) - self.base(r)
         })
     }
 
     /// What taking cover saves: my defense 2 higher until my next turn.
     fn cover(&self, r: &Reading<'_>) -> f64 {
         Self::once(&self.cover, || {
-            self.base(r) - r.exposure(crate::fight::TAKE_COVER_DEFENSE_BONUS)
+            self.base(r) - r.exposure(self, crate::fight::TAKE_COVER_DEFENSE_BONUS)
         })
     }
 }
@@ -580,7 +743,12 @@ impl Policy<Fight, Turn> for Tactics {
             let on_him: Vec<(&Turn, f64, f64)> = attacks
                 .iter()
                 .copied()
-                .filter(|(t, _, _)| Reading::rolls(&t.action).iter().any(|x| x.2 == e))
+                .filter(|(t, _, _)| {
+                    Reading::rolls(&t.action)
+                        .as_slice()
+                        .iter()
+                        .any(|x| x.2 == e)
+                })
                 .collect();
             let hit_him = on_him.iter().map(|a| a.1).fold(0.0, f64::max);
             let catch = open
@@ -618,12 +786,21 @@ impl Policy<Fight, Turn> for Tactics {
                 Some(b) if b.1 >= v - TIE => Some(b),
                 _ => Some((t, v)),
             });
-        let evade_value = evade.map(|(level, t)| {
+        // What the evade's higher defense turns away: weighed only against an attack, and
+        // only with an ally standing (alone, he evades only to escape, above).
+        let evade_worth = |level: u32| {
             let level = i64::from(level);
-            (costs.base(&r) - r.exposure(level), t)
-        });
-        match (best, evade_value) {
-            (Some((_, v)), Some((e, t))) if ally_standing && e > v + TIE && e > TIE => t.clone(),
+            costs.base(&r) - r.exposure(&costs, level)
+        };
+        match (best, evade) {
+            (Some((t, v)), Some((level, e))) if ally_standing => {
+                let worth = evade_worth(level);
+                if worth > v + TIE && worth > TIE {
+                    e.clone()
+                } else {
+                    t.clone()
+                }
+            }
             (Some((t, _)), _) => t.clone(),
             (None, Some((_, t))) => t.clone(),
             (None, None) => {
@@ -641,9 +818,12 @@ impl Policy<Fight, Turn> for Tactics {
 /// combatant's turns (by default [`Tactics`]), and names.
 ///
 /// The policy is asked once for each situation (a fight state and whose turn it is), and its
-/// answer is kept: a policy must choose by the fight alone. It is asked about the fight in
-/// its normal form ([`FightEncounter::normal_form`]): those out of the fight for good at
-/// the end of the order, twins (when merged) in their standard order.
+/// answer is kept: a policy must choose by the fight alone. The [`Tactics`] do not look at
+/// the initiative order, so their answers are kept by the combatants' conditions and whose
+/// turn it is. It is asked about the fight in its normal form
+/// ([`FightEncounter::normal_form`]): those out of the fight for good at the end of the
+/// order, twins (when merged) in their standard order. Each turn's law from each situation
+/// met is worked out once and kept for the rounds that pass through it again.
 ///
 /// ```
 /// use dice_core::{Encounter, EncounterLimits, end_law};
@@ -665,6 +845,11 @@ pub struct FightEncounter<P = Tactics> {
     sides: Vec<String>,
     policy: P,
     chosen: RwLock<FxHashMap<(FightState, usize), Turn>>,
+    /// Whether the policy chooses by the combatants alone, not the initiative order (the
+    /// [`Tactics`]): then its answers are kept by conditions and whose turn it is.
+    order_blind: bool,
+    /// The laws of the turns worked out so far, for [`Encounter::round_law`].
+    turns: Mutex<TurnMemo>,
     /// Twins merged by symmetry: classes of two or more ids, increasing; empty when off.
     twins: Vec<Vec<CombatantId>>,
 }
@@ -677,6 +862,8 @@ impl<P: Clone> Clone for FightEncounter<P> {
             sides: self.sides.clone(),
             policy: self.policy.clone(),
             chosen: RwLock::default(),
+            order_blind: self.order_blind,
+            turns: Mutex::default(),
             twins: self.twins.clone(),
         }
     }
@@ -804,6 +991,8 @@ impl FightEncounter<Tactics> {
             fight,
             policy: Tactics,
             chosen: RwLock::default(),
+            order_blind: true,
+            turns: Mutex::default(),
         })
     }
 }
@@ -875,6 +1064,8 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             sides: self.sides,
             policy,
             chosen: RwLock::default(),
+            order_blind: false,
+            turns: Mutex::default(),
             twins: Vec::new(),
         }
     }
@@ -908,6 +1099,9 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     /// ```
     pub fn with_twins_merged(mut self) -> Self {
         self.twins = twin_classes(&self.fight);
+        // What was remembered was for the states apart.
+        self.chosen = RwLock::default();
+        self.turns = Mutex::default();
         self
     }
 
@@ -968,7 +1162,7 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     /// one standing who has healing to revive him (L99). His turns never come again.
     fn out_for_good<'s>(&'s self, state: &'s FightState) -> impl Fn(CombatantId) -> bool + 's {
         let cs = self.fight.combatants();
-        let healer = cs.iter().zip(&state.conditions).any(|(c, k)| {
+        let healer = cs.iter().zip(state.conditions.iter()).any(|(c, k)| {
             !k.has_escaped()
                 && k.hit_points() > 0
                 && c.character().toughness() > 0
@@ -1016,7 +1210,13 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         if !state.order.is_empty() {
             order.extend((0..n).filter(|&id| out(id)));
         }
-        Some((FightState { order, conditions }, position))
+        Some((
+            FightState {
+                order: order.into(),
+                conditions,
+            },
+            position,
+        ))
     }
 
     /// The one state that stands, between rounds, for every state equivalent to `state`:
@@ -1132,15 +1332,26 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         }
     }
 
-    /// The policy's turn in `fight`, whose state is `state`, remembered.
+    /// The policy's turn in `fight`, whose state is `state`, remembered: for the situation
+    /// (the state and the place in the order whose turn it is), or, for [`Tactics`], which
+    /// do not look at the initiative order, for the combatants' conditions and whose turn it
+    /// is (the same conditions come back in many orders).
     fn decide_as(&self, fight: &Fight, state: FightState, position: usize) -> Turn {
-        let key = (state, position);
+        let who = fight.current().unwrap_or(0);
+        let key = if self.order_blind {
+            let conditions_only = FightState {
+                order: Slots::Heap(Vec::new()),
+                conditions: state.conditions,
+            };
+            (conditions_only, who)
+        } else {
+            (state, position)
+        };
         if let Ok(map) = self.chosen.read() {
             if let Some(t) = map.get(&key) {
                 return t.clone();
             }
         }
-        let who = fight.current().unwrap_or(0);
         let open = fight.open_turns();
         let turn = if open.is_empty() {
             Turn::new(Action::Nothing)
@@ -1201,6 +1412,48 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         Ok(Dist::from_pairs(out)?)
     }
 
+    /// Where the law of the turn at `position` from state number `id` is in `memo.laws`,
+    /// worked out now if it was not: [`FightEncounter::turn_law`], its outcomes with twins in
+    /// their standard order, or in the normal form after the round's last turn (`n` turns).
+    fn turn_in(
+        &self,
+        memo: &mut TurnMemo,
+        id: u32,
+        position: usize,
+        n: usize,
+    ) -> Result<(usize, usize), dice_core::Error> {
+        let slot = id as usize * n + position;
+        if let Some(&(from, to)) = memo.slots.get(slot) {
+            if from != u32::MAX {
+                return Ok((from as usize, to as usize));
+            }
+        }
+        let state = memo.states[id as usize].clone();
+        let law = self.turn_law(&state, position).map_err(core_error)?;
+        let last = position + 1 == n;
+        let mut outcomes = Vec::with_capacity(law.len());
+        for (s, p) in law.iter() {
+            let s = if last {
+                self.normal_form(s)
+            } else if self.twins.is_empty() {
+                s.clone()
+            } else {
+                self.standard(s)
+            };
+            outcomes.push((memo.id(s, n)?, p));
+        }
+        merge_ids(&mut outcomes);
+        let from = memo.laws.len();
+        memo.laws.extend_from_slice(&outcomes);
+        let to = memo.laws.len();
+        let range = (
+            u32::try_from(from).map_err(|_| too_many_turns(from))?,
+            u32::try_from(to).map_err(|_| too_many_turns(to))?,
+        );
+        memo.slots[slot] = range;
+        Ok((from, to))
+    }
+
     /// The exact law of the initiative order (L23, SC-A8): every combatant's total
     /// ([`Initiative`]) is independent, and tied characters roll off with fair dice, so each
     /// order of a tie is as likely as any other. For each order, the chance is a sum over
@@ -1233,14 +1486,13 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             .iter()
             .map(|c| Initiative::of(c.character()).distribution())
             .collect::<Result<_, _>>()?;
-        let mut pairs = Vec::new();
-        let mut perm: Vec<usize> = (0..n).collect();
-        loop {
-            pairs.push((perm.clone(), order_chance(&laws, &perm)));
-            if !next_permutation(&mut perm) {
-                break;
-            }
-        }
+        // Every order of the combatants (dice-core's list of the orders of one tie of all).
+        let orders = dice_core::fair_roll_off_orders(n, |_, _| core::cmp::Ordering::Equal)?;
+        let pairs: Vec<(Vec<CombatantId>, f64)> = orders
+            .outcomes()
+            .iter()
+            .map(|perm| (perm.clone(), order_chance(&laws, perm)))
+            .collect();
         Ok(Dist::from_pairs(pairs)?)
     }
 
@@ -1309,6 +1561,74 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     }
 }
 
+/// The situations met inside rounds, numbered, and the law of each turn from each of them
+/// (to numbered situations), kept for the next rounds: a round from one state passes through
+/// many situations that rounds from other states pass through too.
+#[derive(Default)]
+struct TurnMemo {
+    /// The number of the first situation met with each hash (the situations are kept once,
+    /// in `states`: a map from situation to number would keep them twice).
+    ids: FxHashMap<u64, u32>,
+    /// The number of each situation met whose hash another one has already.
+    collided: FxHashMap<FightState, u32>,
+    /// The situations by number.
+    states: Vec<FightState>,
+    /// For situation `id` and the turn at `position` of `n`, `slots[id * n + position]` is
+    /// the range of `laws` holding that turn's law; `(u32::MAX, 0)` until worked out.
+    slots: Vec<(u32, u32)>,
+    /// The outcomes of the turns worked out: (situation number, chance).
+    laws: Vec<(u32, f64)>,
+}
+
+impl TurnMemo {
+    /// The number of `state`, given now if it is new (with room for its `n` turns).
+    fn id(&mut self, state: FightState, n: usize) -> Result<u32, dice_core::Error> {
+        let hash = FxBuildHasher.hash_one(&state);
+        let first = self.ids.get(&hash).copied();
+        if let Some(id) = first {
+            if self.states.get(id as usize) == Some(&state) {
+                return Ok(id);
+            }
+            if let Some(&id) = self.collided.get(&state) {
+                return Ok(id);
+            }
+        }
+        let id = u32::try_from(self.states.len()).map_err(|_| too_many_turns(self.states.len()))?;
+        if first.is_some() {
+            self.collided.insert(state.clone(), id);
+        } else {
+            self.ids.insert(hash, id);
+        }
+        self.states.push(state);
+        self.slots.resize(self.states.len() * n, (u32::MAX, 0));
+        Ok(id)
+    }
+}
+
+/// More situations or turn outcomes than a `u32` numbers.
+fn too_many_turns(work: usize) -> dice_core::Error {
+    dice_core::Error::TooComplex {
+        what: "the situations met within the rounds of a fight",
+        work: work as u64,
+        max: u64::from(u32::MAX),
+    }
+}
+
+/// Adds up the chances of the same situation number, in order of number.
+fn merge_ids(v: &mut Vec<(u32, f64)>) {
+    v.sort_by_key(|&(id, _)| id);
+    let mut w = 0;
+    for r in 0..v.len() {
+        if w > 0 && v[w - 1].0 == v[r].0 {
+            v[w - 1].1 += v[r].1;
+        } else {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
+}
+
 /// Room reused by [`outcomes`]: the combatants after a turn, its rolls, and dice to probe.
 #[derive(Default)]
 struct Scratch {
@@ -1336,7 +1656,7 @@ fn outcomes(
     if i == k {
         fight.carry_out(actor, turn, dice, &mut scratch.state, &mut scratch.rolls)?;
         let state = FightState {
-            order: fight.order().to_vec(),
+            order: Slots::from_slice(fight.order()),
             conditions: scratch.state.iter().map(Combatant::condition).collect(),
         };
         out.push((state, weight));
@@ -1405,28 +1725,6 @@ fn order_chance(laws: &[Dist<u32>], perm: &[usize]) -> f64 {
     dp.values().sum()
 }
 
-/// The next permutation in lexicographic order; `false` after the last.
-fn next_permutation(v: &mut [usize]) -> bool {
-    let n = v.len();
-    if n < 2 {
-        return false;
-    }
-    let mut i = n - 1;
-    while i > 0 && v[i - 1] >= v[i] {
-        i -= 1;
-    }
-    if i == 0 {
-        return false;
-    }
-    let mut j = n - 1;
-    while v[j] <= v[i - 1] {
-        j -= 1;
-    }
-    v.swap(i - 1, j);
-    v[i..].reverse();
-    true
-}
-
 impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
     type State = FightState;
     type End = FightEnd;
@@ -1440,29 +1738,50 @@ impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
     }
 
     /// Initiative (in the first round), then each combatant's turn in order, each turn's law
-    /// from [`FightEncounter::turn_law`].
+    /// from [`FightEncounter::turn_law`]. Many rounds pass through the same situations, so
+    /// each turn's law from each situation met is worked out once and kept, its outcomes
+    /// already in the form the next turn is asked about (twins in their standard order, and
+    /// after the last turn of the round the normal form).
     fn round_law(&self, state: &FightState) -> Result<Dist<FightState>, dice_core::Error> {
-        let start = if state.is_started() {
-            Dist::certain(state.clone())
-        } else {
-            self.initiative_law()
-                .map_err(core_error)?
-                .map(|order| FightState {
-                    order: order.clone(),
-                    conditions: state.conditions.clone(),
-                })
-        };
-        let mut law = start;
         let n = self.fight.combatants().len();
-        for position in 0..n {
-            law = law.and_then(|s| self.turn_law(s, position).map_err(core_error))?;
-            if !self.twins.is_empty() && position + 1 < n {
-                // A situation and its mirror images are one.
-                law = law.map(|s| self.standard(s));
+        let mut memo = match self.turns.lock() {
+            Ok(m) => m,
+            Err(poisoned) => {
+                // A turn law failed half-way through in another thread: start afresh.
+                self.turns.clear_poison();
+                let mut m = poisoned.into_inner();
+                *m = TurnMemo::default();
+                m
+            }
+        };
+        let mut layer: Vec<(u32, f64)> = Vec::new();
+        if state.is_started() {
+            layer.push((memo.id(state.clone(), n)?, 1.0));
+        } else {
+            for (order, p) in self.initiative_law().map_err(core_error)?.iter() {
+                let start = FightState {
+                    order: Slots::from_slice(order),
+                    conditions: state.conditions.clone(),
+                };
+                layer.push((memo.id(start, n)?, p));
             }
         }
-        // Between rounds: every state equivalent to another is that one.
-        Ok(law.map(|s| self.normal_form(s)))
+        let mut next: Vec<(u32, f64)> = Vec::new();
+        for position in 0..n {
+            next.clear();
+            for &(id, p) in &layer {
+                let (from, to) = self.turn_in(&mut memo, id, position, n)?;
+                next.extend(memo.laws[from..to].iter().map(|&(t, q)| (t, p * q)));
+            }
+            merge_ids(&mut next);
+            core::mem::swap(&mut layer, &mut next);
+        }
+        // In the order of the states, so that the law is built without moving them about.
+        layer.sort_by(|a, b| memo.states[a.0 as usize].cmp(&memo.states[b.0 as usize]));
+        let pairs = layer
+            .iter()
+            .map(|&(id, p)| (memo.states[id as usize].clone(), p));
+        Dist::from_pairs_and_tail(pairs, 0.0)
     }
 
     /// The same round rolled: [`Fight::start_rolled`] in the first round, then
@@ -1654,5 +1973,89 @@ impl Scene {
             )));
         }
         FightEncounter::new(fight)?.with_names(names, sides)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dice_core::{EncounterLimits, end_law};
+
+    #[test]
+    fn slots_compare_hash_and_read_as_their_items() {
+        use core::hash::BuildHasher;
+        let lists: [Vec<u32>; 5] = [vec![], vec![3], vec![1, 2], vec![1, 2, 0], (0..9).collect()];
+        for a in &lists {
+            let sa: Slots<u32> = a.iter().copied().collect();
+            assert_eq!(&*sa, a.as_slice());
+            assert_eq!(&*Slots::from(a.clone()), a.as_slice());
+            assert_eq!(&*Slots::from_slice(a), a.as_slice());
+            assert_eq!(
+                FxBuildHasher.hash_one(&sa),
+                FxBuildHasher.hash_one(a.as_slice())
+            );
+            for b in &lists {
+                let sb = Slots::from_slice(b);
+                assert_eq!(sa.cmp(&sb), a.cmp(b));
+                assert_eq!(sa == sb, a == b);
+            }
+        }
+    }
+
+    /// The combat example of the rulebook (L119–L151).
+    fn combat_example() -> Scene {
+        Scene {
+            environment: Environment::default(),
+            combatants: vec![
+                SceneCombatant::new(
+                    "Chokestar",
+                    "bounty hunters",
+                    "2 piloting, 2 wrestling, 3 stalking, 3 toughness",
+                ),
+                SceneCombatant::new(
+                    "Flipfire",
+                    "bounty hunters",
+                    "2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness",
+                ),
+                SceneCombatant::new(
+                    "Breakhelm X-19",
+                    "outlaw",
+                    "1 piloting, 4 shooting, 4 fighting, 6 toughness",
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn tactics_kept_by_conditions_play_as_tactics_kept_by_situation() {
+        // The default encounter keeps the tactics' choices by the combatants' conditions
+        // and whose turn it is; asked for every situation (order and place in it) apart,
+        // they choose the same, so the two laws are the same to the last bit.
+        let e = combat_example().encounter().expect("valid scene");
+        let apart = e.clone().with_policy(Tactics).with_twins_merged();
+        assert!(e.order_blind && !apart.order_blind);
+        let limits = EncounterLimits::default();
+        let (a, b) = (
+            end_law(&e, limits).expect("exact"),
+            end_law(&apart, limits).expect("exact"),
+        );
+        assert_eq!(a.states, b.states);
+        assert_eq!(a.ends.len(), b.ends.len());
+        for ((x, p), (y, q)) in a.ends.iter().zip(b.ends.iter()) {
+            assert_eq!((x, p.to_bits()), (y, q.to_bits()));
+        }
+        let by_situation = apart.chosen.read().map(|m| m.len()).unwrap_or(0);
+        let by_conditions = e.chosen.read().map(|m| m.len()).unwrap_or(0);
+        assert!(0 < by_conditions && by_conditions < by_situation);
+    }
+
+    #[test]
+    fn a_round_law_is_the_same_asked_twice() {
+        // The second time, every turn comes from what was kept.
+        let e = combat_example().encounter().expect("valid scene");
+        let first = e.round_law(&e.start()).expect("law");
+        let again = e.round_law(&e.start()).expect("law");
+        assert_eq!(first, again);
+        assert!((first.total() - 1.0).abs() < 1e-12);
     }
 }

@@ -1499,9 +1499,20 @@ impl Fight {
         let Ok(me) = self.current_ready() else {
             return Vec::new();
         };
-        let targets: Vec<CombatantId> = (0..self.combatants.len())
-            .filter(|&t| t != me && !self.combatants[t].escaped)
-            .collect();
+        let mut open = Vec::new();
+        // Each turn is carried out by take_turn's own steps on one scratch copy of the
+        // combatants, reused; an action needing an ability he lacks is refused by those
+        // steps (L11), so it is not tried (nor even listed).
+        let mut check = TurnCheck {
+            fight: self,
+            me,
+            healthy: self.combatants[me].health() == Health::Healthy,
+            state: Vec::with_capacity(self.combatants.len()),
+            rolls: Vec::new(),
+        };
+        let has = |a: Ability| self.combatants[me].character.level(a) > 0;
+        let targets =
+            || (0..self.combatants.len()).filter(move |&t| t != me && !self.combatants[t].escaped);
         let movements = [
             None,
             Some(Movement::Acrobatics),
@@ -1509,99 +1520,64 @@ impl Fight {
             Some(Movement::Flying),
             Some(Movement::Swimming),
         ];
-        let mut actions = vec![Action::Nothing, Action::Escape];
+        check.offer(Action::Nothing, &mut open);
+        check.offer(Action::Escape, &mut open);
         for m in movements {
-            actions.push(Action::Evade { with: m });
+            check.offer(Action::Evade { with: m }, &mut open);
         }
-        for &t in &targets {
+        for t in targets() {
             for with in [None, Some(Ability::Fighting), Some(Ability::Wrestling)] {
-                actions.push(Action::BasicAttack { target: t, with });
+                check.offer(Action::BasicAttack { target: t, with }, &mut open);
             }
             for with in [None, Some(Ability::Wrestling)] {
-                actions.push(Action::Hold { target: t, with });
+                check.offer(Action::Hold { target: t, with }, &mut open);
             }
-            actions.push(Action::ThrowObject { target: t });
+            check.offer(Action::ThrowObject { target: t }, &mut open);
             for m in movements {
-                actions.push(Action::Catch { target: t, with: m });
+                check.offer(Action::Catch { target: t, with: m }, &mut open);
             }
-            actions.push(Action::Shoot { target: t });
-            actions.push(Action::Knockout { target: t });
-            actions.push(Action::Heal { target: t });
-            for &u in &targets {
-                actions.push(Action::FightingAttacks {
-                    first: t,
-                    second: u,
-                });
+            check.offer(Action::Shoot { target: t }, &mut open);
+            check.offer(Action::Knockout { target: t }, &mut open);
+            check.offer(Action::Heal { target: t }, &mut open);
+            for u in targets() {
+                check.offer(
+                    Action::FightingAttacks {
+                        first: t,
+                        second: u,
+                    },
+                    &mut open,
+                );
                 for hold_first in [false, true] {
-                    actions.push(Action::WrestlingAttacks {
-                        basic_attack: t,
-                        hold: u,
-                        hold_first,
-                    });
+                    check.offer(
+                        Action::WrestlingAttacks {
+                            basic_attack: t,
+                            hold: u,
+                            hold_first,
+                        },
+                        &mut open,
+                    );
                 }
             }
         }
         // Blasting: 1 to 3 separate targets, in increasing order.
-        let n = targets.len();
-        for i in 0..n {
-            actions.push(Action::Blast {
-                targets: vec![targets[i]],
-            });
-            for j in i + 1..n {
-                actions.push(Action::Blast {
-                    targets: vec![targets[i], targets[j]],
-                });
-                for k in j + 1..n {
-                    actions.push(Action::Blast {
-                        targets: vec![targets[i], targets[j], targets[k]],
-                    });
-                }
-            }
-        }
-        let mut open = Vec::new();
-        // Each turn is carried out by take_turn's own steps on one scratch copy of the
-        // combatants, reused; an action needing an ability he lacks is refused by those
-        // steps (L11), so it is not tried.
-        let mut state = Vec::with_capacity(self.combatants.len());
-        let mut rolls = Vec::new();
-        const ONES: [u32; BLASTING_TARGETS] = [1; BLASTING_TARGETS];
-        let actor = &self.combatants[me];
-        let healthy = actor.health() == Health::Healthy;
-        for action in actions {
-            // Refused whatever the dice (L11, L47, L51, L81, L83): not tried.
-            let refused = action
-                .ability_needed()
-                .is_some_and(|a| actor.character.level(a) == 0)
-                || match &action {
-                    Action::Catch { target, .. } => self.combatants[*target].evasion.is_none(),
-                    Action::ThrowObject { .. } => !self.environment.throwable_object,
-                    Action::FightingAttacks { .. } | Action::WrestlingAttacks { .. } => !healthy,
-                    _ => false,
-                };
-            if refused {
-                continue;
-            }
-            let Some(dice) = ONES.get(..action.dice_needed()) else {
-                continue;
-            };
-            // Engaging before a close-range attack, or taking cover (where there is cover)
-            // before a long-range one, changes the rolls but not whether the turn may be
-            // taken: one check serves both.
-            let bonus = match action.range() {
-                Some(Range::Close) => Some(BonusAction::Engage),
-                Some(Range::Long) if self.environment.cover => Some(BonusAction::TakeCover),
-                Some(Range::Long) | None => None,
-            };
-            let turn = Turn::new(action);
-            if self
-                .carry_out(me, &turn, dice, &mut state, &mut rolls)
-                .is_ok()
-            {
-                if let Some(b) = bonus {
-                    open.push(turn.clone());
-                    open.push(turn.with_bonus(b));
-                } else {
-                    open.push(turn);
+        if has(Ability::Blasting) {
+            for i in targets() {
+                check.offer(Action::Blast { targets: vec![i] }, &mut open);
+                for j in targets().filter(|&j| j > i) {
+                    check.offer(
+                        Action::Blast {
+                            targets: vec![i, j],
+                        },
+                        &mut open,
+                    );
+                    for k in targets().filter(|&k| k > j) {
+                        check.offer(
+                            Action::Blast {
+                                targets: vec![i, j, k],
+                            },
+                            &mut open,
+                        );
+                    }
                 }
             }
         }
@@ -1675,6 +1651,60 @@ impl Fight {
         if self.position >= self.order.len() {
             self.position = 0;
             self.round += 1;
+        }
+    }
+}
+
+/// What [`Fight::open_turns`] needs to try a turn: the fight, whose turn it is, and scratch
+/// room for the combatants and rolls of the try, reused.
+struct TurnCheck<'a> {
+    fight: &'a Fight,
+    me: CombatantId,
+    healthy: bool,
+    state: Vec<Combatant>,
+    rolls: Vec<RollReport>,
+}
+
+impl TurnCheck<'_> {
+    /// Pushes `action` to `open` if the rules allow it now, then the same after engaging
+    /// (before a close-range attack) or taking cover (before a long-range one, where there
+    /// is cover): the bonus action changes the rolls, not whether the turn may be taken, so
+    /// one try serves both.
+    fn offer(&mut self, action: Action, open: &mut Vec<Turn>) {
+        const ONES: [u32; BLASTING_TARGETS] = [1; BLASTING_TARGETS];
+        let f = self.fight;
+        let actor = &f.combatants[self.me];
+        // Refused whatever the dice (L11, L47, L51, L81, L83): not tried.
+        let refused = action
+            .ability_needed()
+            .is_some_and(|a| actor.character.level(a) == 0)
+            || match &action {
+                Action::Catch { target, .. } => f.combatants[*target].evasion.is_none(),
+                Action::ThrowObject { .. } => !f.environment.throwable_object,
+                Action::FightingAttacks { .. } | Action::WrestlingAttacks { .. } => !self.healthy,
+                _ => false,
+            };
+        if refused {
+            return;
+        }
+        let Some(dice) = ONES.get(..action.dice_needed()) else {
+            return;
+        };
+        let bonus = match action.range() {
+            Some(Range::Close) => Some(BonusAction::Engage),
+            Some(Range::Long) if f.environment.cover => Some(BonusAction::TakeCover),
+            Some(Range::Long) | None => None,
+        };
+        let turn = Turn::new(action);
+        if f.carry_out(self.me, &turn, dice, &mut self.state, &mut self.rolls)
+            .is_ok()
+        {
+            if let Some(b) = bonus {
+                open.push(turn.clone());
+                open.push(turn.with_bonus(b));
+            } else {
+                open.push(turn);
+            }
         }
     }
 }

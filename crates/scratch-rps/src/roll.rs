@@ -416,11 +416,26 @@ impl D20Roll {
     /// # Ok::<(), dice_scratch_rps::Error>(())
     /// ```
     pub fn success_chance(&self) -> f64 {
-        if !self.is_rolled() {
-            return 0.0;
+        let (_, success, automatic) = self.face_counts();
+        f64::from(success + automatic) / 20.0
+    }
+
+    /// How many of the 20 faces fail, succeed, and succeed automatically: the faces of
+    /// [`D20Roll::outcome`] counted by its own thresholds (a natural 20, then the faces 1 to 19
+    /// whose total reaches the difficulty).
+    pub(crate) fn face_counts(&self) -> (u32, u32, u32) {
+        if self.lacks_ability() {
+            return if self.natural_20_without_ability {
+                (19, 0, 1)
+            } else {
+                (20, 0, 0)
+            };
         }
-        let faces = (1..=20).filter(|&n| self.outcome(n).is_success()).count();
-        faces as f64 / 20.0
+        // Faces n in 1..=19 with n + modifier >= difficulty: from max(1, difficulty -
+        // modifier) to 19. The ranges checked at construction keep this far from overflow.
+        let lowest = (self.difficulty - self.total_modifier()).max(1);
+        let success = u32::try_from((20 - lowest).clamp(0, 19)).unwrap_or(0);
+        (19 - success, success, 1)
     }
 }
 
@@ -486,6 +501,43 @@ impl fmt::Display for D20Roll {
                 self.total_modifier(),
                 self.difficulty
             ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn face_counts_count_the_outcomes_of_the_faces() {
+        for n20 in [false, true] {
+            for level in 0..=4 {
+                for modifier in [-3, 0, 2] {
+                    for difficulty in -25..=45 {
+                        let r = D20Roll::ability(level, difficulty)
+                            .and_then(|r| r.with_modifier(modifier))
+                            .map(|r| {
+                                r.with_rules(&Rules {
+                                    natural_20_without_ability: n20,
+                                    ..Rules::default()
+                                })
+                            });
+                        let Ok(r) = r else { continue };
+                        let mut want = (0, 0, 0);
+                        for n in 1..=20 {
+                            match r.outcome(n) {
+                                Outcome::Failure => want.0 += 1,
+                                Outcome::Success => want.1 += 1,
+                                Outcome::AutomaticSuccess => want.2 += 1,
+                            }
+                        }
+                        assert_eq!(r.face_counts(), want, "{level} {modifier} {difficulty}");
+                        let hits = (1..=20).filter(|&n| r.outcome(n).is_success()).count();
+                        assert_eq!(r.success_chance(), hits as f64 / 20.0);
+                    }
+                }
+            }
         }
     }
 }
