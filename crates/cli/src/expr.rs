@@ -222,8 +222,10 @@ fn exact(e: &Expression) -> Result<OddsReport, CliError> {
     Ok(if e.is_comparison() {
         OddsReport::new("odds", title).named(&dist, |o, p| Row::new(outcome_label(o), p))
     } else {
-        // Every outcome of an expression without `vs` is a number.
+        // Every outcome of an expression without `vs` is a number. The law is dropped as
+        // soon as its numbers are had: for millions of outcomes, memory is the report's.
         let numbers = dist.map(|o| o.as_number().unwrap_or_default());
+        drop(dist);
         OddsReport::new("odds", title).numeric(&numbers)
     })
 }
@@ -236,7 +238,7 @@ pub(crate) fn chunk_size(trials: u64) -> u64 {
 
 fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, CliError> {
     let seed = ctx.seed();
-    let est = crate::mc::simulate(e, trials, seed, ctx)?;
+    let est = crate::mc::simulate_expression(e, trials, seed, ctx)?;
     if est.histogram().is_saturated() {
         return Err(CliError::bad_input(format_args!(
             "`{e}` came up with more than {} distinct values in {} trials, too many to count \

@@ -72,8 +72,9 @@ struct Cli {
     /// std_dev, median, an event >=N, <=N, =N, or an outcome's name.
     #[arg(long, global = true, value_name = "KEY", display_order = 103)]
     stat: Option<String>,
-    /// Also write the odds as a chart to FILE (SVG): bars for one law, grouped bars or
-    /// lines for several, a heatmap for a sweep of two options, a fight's rounds.
+    /// Also write the odds as a chart to FILE, SVG or PNG by its extension (.svg, .png):
+    /// bars for one law, grouped bars or lines for several, a heatmap for a sweep of two
+    /// options, a fight's rounds.
     #[arg(long, global = true, value_name = "FILE", display_order = 104)]
     plot: Option<std::path::PathBuf>,
     /// Run only shard I of N of a Monte Carlo run (needs --seed) and print its counts as
@@ -162,7 +163,12 @@ fn run(command: Command, ctx: &Ctx) -> Result<Report, CliError> {
 /// Writes `text` to stdout. A closed pipe (`dice odds 100d6 | head`) ends quietly.
 fn print(text: &str) -> i32 {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    print_result(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// The exit code of a write to stdout: a closed pipe is no error.
+fn print_result(written: std::io::Result<()>) -> i32 {
+    match written {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
@@ -297,6 +303,12 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
                 if let Err(e) = plot::write(&path, &report, view) {
                     return fail(&e);
                 }
+            }
+            if output == Output::Json {
+                // Streamed: a law of millions of outcomes is never held as one string.
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                let written = render::write_json(&report, &mut out).and_then(|()| out.flush());
+                return print_result(written);
             }
             print(&render(&report, output, view))
         }

@@ -10,8 +10,9 @@ use std::collections::VecDeque;
 use std::hash::Hash;
 use std::ops::ControlFlow;
 
-use dice_core::{Dist, Exact, Roll};
-use dice_sim::{Estimates, Histogram, Simulation};
+use dice_core::{Dist, Exact, Keep, Roll};
+use dice_notation::{BinOp, DiceTerm, DieKind, ExprKind, Expression, Outcome};
+use dice_sim::{Batch, Estimates, ExplodingCount, Histogram, PerTrial, Simulation, TableRoll};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -82,6 +83,24 @@ where
     M: Roll + Sync + ?Sized,
     M::Outcome: Send + Hash + Ord + Clone + Serialize + DeserializeOwned + 'static,
 {
+    simulate_batch(&PerTrial(mechanic), trials, seed, ctx)
+}
+
+/// [`simulate`] for a [`Batch`] mechanic (a table sampler, or any mechanic through
+/// [`PerTrial`]): the same chunks, shards, merged counts and progress bar.
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_batch<B>(
+    mechanic: &B,
+    trials: u64,
+    seed: Seed,
+    ctx: &Ctx,
+) -> Result<Estimates<B::Outcome>, CliError>
+where
+    B: Batch + ?Sized,
+    B::Outcome: Serialize + DeserializeOwned,
+{
     let sim = Simulation::new(seed.value, trials)?
         .chunk_size(chunk_size(trials))?
         .confidence(CONFIDENCE)?;
@@ -94,7 +113,7 @@ where
                 "the shards' runs do not match the command they were made by (seed, trials)",
             ));
         }
-        let counts: Vec<(M::Outcome, u64)> = serde_json::from_value(run["counts"].clone())
+        let counts: Vec<(B::Outcome, u64)> = serde_json::from_value(run["counts"].clone())
             .map_err(|e| CliError::bad_input(format_args!("the shards' counts: {e}")))?;
         return Ok(Estimates::from_histogram(
             Histogram::from_counts(counts),
@@ -104,7 +123,7 @@ where
     if let Some(shard) = ctx.shard {
         let chunks = sim.chunks();
         let range = dice_sim::shard_range(chunks, shard.index - 1, shard.count);
-        let h = sim.run_chunks(mechanic, range.clone());
+        let h = sim.run_batch_chunks(mechanic, range.clone());
         if h.is_saturated() {
             return Err(CliError::bad_input(format_args!(
                 "more than {} distinct outcomes came up in this shard, too many to count",
@@ -125,7 +144,7 @@ where
         return Ok(Estimates::from_histogram(h, CONFIDENCE));
     }
     let mut bar = ProgressBar::new();
-    let est = sim.run_with_progress(mechanic, |p| {
+    let est = sim.run_batch_with_progress(mechanic, |p| {
         bar.update(p.done, p.total);
         if crate::progress::interrupted() {
             ControlFlow::Break(())
@@ -135,6 +154,170 @@ where
     });
     bar.finish();
     Ok(est)
+}
+
+/// The most entries of a table built for a routed run: a group table of dice-sim's samplers
+/// (a keep/drop pool is one group of all its dice). A run of fewer trials than its table has
+/// entries is not routed either: building the table would cost more than it saves.
+const MAX_ROUTED_TABLE: u64 = 1 << 17;
+
+/// A table sampler of dice-sim standing in for an expression of the shapes it covers, with
+/// the constant added to the term (`3d6+2`: the 3d6 table, offset 2). It draws the same law
+/// as rolling the expression (its tables list every equally likely face combination), but
+/// uses the seed's random stream differently: `--seed N` gives another (equally valid)
+/// sample than the die-by-die roll would, the same one on any number of threads, and shards
+/// of it merge into exactly one run, since every shard routes the same way.
+#[derive(Clone, Debug)]
+pub enum Routed {
+    /// A sum, a keep/drop or a success count of plain dice.
+    Table(TableRoll, i64),
+    /// A success count of exploding dice.
+    Exploding(ExplodingCount, i64),
+}
+
+impl Batch for Routed {
+    type Outcome = Outcome;
+
+    fn roll_batch<R: dice_core::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        trials: u64,
+        histogram: &mut Histogram<Outcome>,
+    ) {
+        match self {
+            Routed::Table(table, offset) => {
+                let mut h = Histogram::new();
+                table.roll_batch(rng, trials, &mut h);
+                for (v, count) in h.sorted() {
+                    histogram.add_many(Outcome::Number(v.saturating_add(*offset)), count);
+                }
+            }
+            Routed::Exploding(pool, offset) => {
+                let mut h = Histogram::new();
+                pool.roll_batch(rng, trials, &mut h);
+                for (v, count) in h.sorted() {
+                    let v = i64::from(v).saturating_add(*offset);
+                    histogram.add_many(Outcome::Number(v), count);
+                }
+            }
+        }
+    }
+}
+
+/// The table sampler of `e` for a run of `trials`, when `e` is one dice term, alone or plus
+/// or minus a constant, of one of these shapes (`NdS` with `S` sides, no other modifier):
+///
+/// | shape | example | sampler |
+/// |---|---|---|
+/// | a sum | `3d6`, `1d20+5` | [`TableRoll::sum`] |
+/// | keep/drop | `4d6kh3`, `2d20kl1` | [`TableRoll::keep`] (one group of all the dice) |
+/// | a success count | `10d10>=8`, `6d6={5,6}` | [`TableRoll::count`] |
+/// | a success count of exploding dice | `10d10!10>=8`, `5d6!>=5cap3>=4` | [`ExplodingCount`] |
+///
+/// `None` for anything else (rerolls, clamps, failures, compounding or penetrating
+/// explosions, `vs`, other arithmetic…), which is rolled as it is written; and `None` when
+/// the table would have more than `min(trials, 131,072)` entries.
+pub fn route(e: &Expression, trials: u64) -> Option<Routed> {
+    let (term, offset) = match &e.expr().kind {
+        ExprKind::Dice(t) => (t, 0),
+        ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let (t, n, sign) = match (&a.kind, &b.kind) {
+                (ExprKind::Dice(t), ExprKind::Number(n)) => {
+                    (t, n, if *op == BinOp::Add { 1 } else { -1 })
+                }
+                (ExprKind::Number(n), ExprKind::Dice(t)) if *op == BinOp::Add => (t, n, 1),
+                _ => return None,
+            };
+            (t, i64::try_from(*n).ok()? * sign)
+        }
+        _ => return None,
+    };
+    let limit = trials.min(MAX_ROUTED_TABLE);
+    route_term(term, limit).map(|r| match r {
+        Routed::Table(t, _) => Routed::Table(t, offset),
+        Routed::Exploding(x, _) => Routed::Exploding(x, offset),
+    })
+}
+
+/// The sampler of one dice term, offset 0, with tables of at most `limit` entries.
+fn route_term(t: &DiceTerm, limit: u64) -> Option<Routed> {
+    let DieKind::Sides(sides) = t.die else {
+        return None;
+    };
+    // Modifiers that change values; `cs`, `cf` and sorting only mark or order the dice.
+    let plain = t.reroll.is_none()
+        && t.min.is_none()
+        && t.max.is_none()
+        && t.failure.is_none()
+        && !t.failure_value
+        && t.select.is_none()
+        && t.reroll_add.is_none()
+        && t.unique.is_none();
+    if !plain || t.count == 0 {
+        return None;
+    }
+    let entries = |dice: u32| {
+        (0..dice).try_fold(1u64, |n, _| {
+            n.checked_mul(u64::from(sides)).filter(|&n| n <= limit)
+        })
+    };
+    // The largest group a table sampler would use: one die must fit at least.
+    entries(1)?;
+    let face = |f: u32| i64::from(f);
+    match (&t.explode, &t.success) {
+        (None, None) if t.keep == Keep::All => TableRoll::sum(t.count, sides)
+            .ok()
+            .filter(|r| r.entries() as u64 <= limit)
+            .map(|r| Routed::Table(r, 0)),
+        (None, None) => {
+            entries(t.count)?;
+            TableRoll::keep(t.count, sides, t.keep)
+                .ok()
+                .map(|r| Routed::Table(r, 0))
+        }
+        (None, Some(on)) if t.keep == Keep::All => {
+            TableRoll::count(t.count, sides, |f| on.test(face(f)))
+                .ok()
+                .filter(|r| r.entries() as u64 <= limit)
+                .map(|r| Routed::Table(r, 0))
+        }
+        (Some(x), Some(on)) if t.keep == Keep::All && !x.compound && !x.penetrate => {
+            let passing = (1..=sides).filter(|&f| x.on.test(face(f))).count();
+            // Every face exploding needs an explicit cap (the parser's rule); a cap of dice
+            // as rolls use without one: where going on is negligible.
+            let cap = match x.cap {
+                Some(cap) => cap,
+                None => dice_core::uncapped_roll_cap(passing as f64 / f64::from(sides)),
+            };
+            let pool = ExplodingCount::new(
+                t.count,
+                sides,
+                |f| on.test(face(f)),
+                |f| x.on.test(face(f)),
+                cap,
+            )
+            .ok()?;
+            (pool.entries() as u64 <= limit).then_some(Routed::Exploding(pool, 0))
+        }
+        _ => None,
+    }
+}
+
+/// Runs the expression `e` as [`simulate`] does, through its table sampler when it has one
+/// ([`route`]).
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_expression(
+    e: &Expression,
+    trials: u64,
+    seed: Seed,
+    ctx: &Ctx,
+) -> Result<Estimates<Outcome>, CliError> {
+    match route(e, trials) {
+        Some(routed) => simulate_batch(&routed, trials, seed, ctx),
+        None => simulate(e, trials, seed, ctx),
+    }
 }
 
 /// The Wilson interval of a probability `p` estimated over `trials`: the count it stands
@@ -279,6 +462,93 @@ pub fn shard_json(argv: &[String], shard: Shard, runs: Vec<Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every routed shape, rolled through its table sampler, against the expression's exact
+    /// law (chi-square and the largest deviation in standard errors, as dice-sim's checks).
+    #[test]
+    fn routed_expressions_draw_the_exact_law() {
+        let cases = [
+            "1d20",
+            "3d6",
+            "3d6+2",
+            "5+2d10",
+            "4d6-3",
+            "10d10",
+            "4d6kh3",
+            "2d20kl1",
+            "5d8dl2",
+            "4d6dh1",
+            "10d10>=8",
+            "6d6={5,6}",
+            "7d6>=5",
+            "10d10!10>=8",
+            "10d10!10>=8+1",
+            "5d6!>=5>=4",
+            "6d6!>=4cap5>=4",
+            "12d6!>=4>=5",
+            "4d10!>=9cap1>=9",
+            "1d10!>=2cap3<=5",
+            "40d10!10>=8",
+        ];
+        for (i, text) in cases.iter().enumerate() {
+            let e = Expression::parse(text).unwrap();
+            let routed = route(&e, 1_000_000).unwrap_or_else(|| panic!("{text} is not routed"));
+            let est = Simulation::new(100 + i as u64, 40_000)
+                .unwrap()
+                .chunk_size(4_096)
+                .unwrap()
+                .run_batch(&routed);
+            let exact = e.distribution().unwrap();
+            let agreement = dice_sim::compare(&est, &exact);
+            // 21 checks: at 1e-7 each, a false alarm is out of reach.
+            assert!(agreement.is_consistent(5.5, 1e-7), "{text}: {agreement}");
+        }
+    }
+
+    #[test]
+    fn other_shapes_are_rolled_as_written() {
+        for text in [
+            "3d6r1",
+            "2d6+1d4",
+            "10d10>=8f1",
+            "3d6!",
+            "5d6!kh3",
+            "1d20+5 vs 15",
+            "4dF",
+            "10d10!!>=8",
+            "2d6*2",
+            "3d6min2",
+            "4d6kh3>=4",
+        ] {
+            let e = Expression::parse(text).unwrap();
+            assert!(route(&e, 1_000_000).is_none(), "{text} was routed");
+        }
+        // A table larger than the run is not built.
+        let e = Expression::parse("10d10").unwrap();
+        assert!(route(&e, 1_000).is_none());
+        assert!(route(&e, 1_000_000).is_some());
+    }
+
+    /// The same seed gives the same histogram on 1 thread and 2, and shards of a routed run
+    /// add up to the whole run.
+    #[test]
+    fn routed_runs_are_reproducible_and_shard_exactly() {
+        let e = Expression::parse("10d10!10>=8").unwrap();
+        let routed = route(&e, 300_000).unwrap();
+        let sim = Simulation::new(9, 300_000)
+            .unwrap()
+            .chunk_size(7_000)
+            .unwrap();
+        let one = sim.clone().threads(1).unwrap().run_batch(&routed);
+        let two = sim.clone().threads(2).unwrap().run_batch(&routed);
+        assert_eq!(one.histogram(), two.histogram());
+        let mut merged = Histogram::new();
+        for i in 0..3 {
+            let range = dice_sim::shard_range(sim.chunks(), i, 3);
+            merged.merge(&sim.run_batch_chunks(&routed, range));
+        }
+        assert_eq!(&merged, one.histogram());
+    }
 
     #[test]
     fn shards_are_parsed() {

@@ -1,6 +1,7 @@
-//! `--plot FILE`: the report as an SVG chart. Bars for one law (with the Monte Carlo
+//! `--plot FILE`: the report as a chart, SVG or PNG. Bars for one law (with the Monte Carlo
 //! intervals as error bars), grouped bars or lines for several, a heatmap for a sweep over
-//! two options (a line over one), and the distribution of rounds of a fight.
+//! two options (a line over one), and the distribution of rounds of a fight (exact, or
+//! estimated with intervals).
 //!
 //! The SVG is written by hand rather than with a plotting crate: the four charts take a few
 //! hundred lines, need no dependency (plotters' SVG backend, without a font library, only
@@ -8,6 +9,11 @@
 //! same byte for byte on every machine, so the pictures in docs/images can be checked by
 //! the documented-commands test like any other output. Text is left to the viewer's
 //! sans-serif font.
+//!
+//! A PNG is that same SVG drawn into pixels by resvg (pure Rust, feature `png`, off by
+//! default), at twice its size, with the DejaVu Sans fonts built into the binary
+//! (`fonts/`, with their licence): no system font is looked up, so a PNG too is the same
+//! picture everywhere.
 
 use std::fmt::Write as _;
 
@@ -34,24 +40,113 @@ const PALETTE: [&str; 10] = [
     "#9c755f", "#bab0ac",
 ];
 
-/// Writes the chart of `report` to `path` (SVG).
+/// The picture formats `--plot` writes, by the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `.svg`: the chart as an SVG document.
+    Svg,
+    /// `.png`: the same chart drawn into pixels (needs the `png` feature).
+    Png,
+}
+
+impl Format {
+    /// The format a file name asks for, by its extension (any case).
+    ///
+    /// # Errors
+    /// [`CliError::BadInput`] for any other extension.
+    ///
+    /// ```text
+    /// Format::of("chart.PNG") → Ok(Format::Png)      Format::of("chart.pdf") → Err(…)
+    /// ```
+    pub fn of(path: &std::path::Path) -> Result<Format, CliError> {
+        let ext = path
+            .extension()
+            .and_then(|x| x.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => Err(CliError::bad_input(format_args!(
+                "--plot writes SVG or PNG: name the file something.svg or something.png, not {}",
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// Writes the chart of `report` to `path`, SVG or PNG by its extension.
 ///
 /// # Errors
-/// [`CliError::BadInput`] for a file name that does not end in `.svg` or a roll (nothing to
-/// chart); [`CliError::Failure`] when the file cannot be written.
+/// [`CliError::BadInput`] for a file name that does not end in `.svg` or `.png`, a PNG
+/// from a build without the `png` feature, or a roll (nothing to chart);
+/// [`CliError::Failure`] when the file cannot be written.
 pub fn write(path: &std::path::Path, report: &Report, view: View) -> Result<(), CliError> {
-    let svg_ext = path
-        .extension()
-        .is_some_and(|x| x.eq_ignore_ascii_case("svg"));
-    if !svg_ext {
-        return Err(CliError::bad_input(format_args!(
-            "--plot writes SVG: name the file something.svg, not {}",
-            path.display()
-        )));
-    }
+    let format = Format::of(path)?;
     let svg = svg(report, view)?;
-    std::fs::write(path, svg)
+    let bytes = match format {
+        Format::Svg => svg.into_bytes(),
+        Format::Png => png(&svg)?,
+    };
+    std::fs::write(path, bytes)
         .map_err(|e| CliError::Failure(format!("cannot write the plot {}: {e}", path.display())))
+}
+
+/// DejaVu Sans and DejaVu Sans Bold (Bitstream Vera licence, `fonts/LICENSE-DejaVu`).
+#[cfg(feature = "png")]
+const FONTS: [&[u8]; 2] = [
+    include_bytes!("../fonts/DejaVuSans.ttf"),
+    include_bytes!("../fonts/DejaVuSans-Bold.ttf"),
+];
+
+/// How many PNG pixels per SVG pixel: twice, for a sharp picture on a dense screen.
+#[cfg(feature = "png")]
+const PNG_SCALE: f32 = 2.0;
+
+/// An SVG chart drawn into a PNG, its text in the built-in DejaVu Sans.
+///
+/// # Errors
+/// [`CliError::Failure`] when the SVG cannot be read or the picture not made (neither is
+/// expected for the charts of this module).
+#[cfg(feature = "png")]
+pub fn png(svg: &str) -> Result<Vec<u8>, CliError> {
+    use resvg::{tiny_skia, usvg};
+    let mut options = usvg::Options {
+        font_family: "DejaVu Sans".to_owned(),
+        ..usvg::Options::default()
+    };
+    let fonts = options.fontdb_mut();
+    for font in FONTS {
+        fonts.load_font_data(font.to_vec());
+    }
+    fonts.set_sans_serif_family("DejaVu Sans");
+    let tree = usvg::Tree::from_str(svg, &options)
+        .map_err(|e| CliError::Failure(format!("cannot read the chart's SVG: {e}")))?;
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() * PNG_SCALE).ceil() as u32,
+        (size.height() * PNG_SCALE).ceil() as u32,
+    );
+    let mut pixmap = tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| CliError::Failure(format!("cannot make a {w}×{h} picture")))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(PNG_SCALE, PNG_SCALE),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| CliError::Failure(format!("cannot encode the PNG: {e}")))
+}
+
+/// Without the `png` feature: PNG is refused, with what to do instead.
+///
+/// # Errors
+/// Always [`CliError::BadInput`].
+#[cfg(not(feature = "png"))]
+pub fn png(_svg: &str) -> Result<Vec<u8>, CliError> {
+    Err(CliError::bad_input(
+        "this dice was built without PNG charts: name the file something.svg, or build dice with the cargo feature `png` (cargo install dice-cli --features png)",
+    ))
 }
 
 /// The chart of `report` as an SVG document.
@@ -82,6 +177,14 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// The font size of a title: 17 px, smaller for a title too long to fit the chart's width
+/// at that size (a bold sans-serif letter is about 0.62 em wide), never below 10 px.
+fn title_size(title: &str) -> f64 {
+    let room = WIDTH - 20.0;
+    let letters = title.chars().count().max(1) as f64;
+    (room / (0.62 * letters)).clamp(10.0, 17.0).floor()
 }
 
 /// A round tick step for an axis reaching `max`: 1, 2, 2.5 or 5 times a power of ten,
@@ -163,8 +266,9 @@ impl Chart {
         let _ = writeln!(c.svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
         let _ = writeln!(
             c.svg,
-            r#"<text x="{}" y="28" font-size="17" text-anchor="middle" font-weight="bold">{}</text>"#,
+            r#"<text x="{}" y="28" font-size="{}" text-anchor="middle" font-weight="bold">{}</text>"#,
             WIDTH / 2.0,
+            title_size(title),
             esc(title)
         );
         // Grid lines and y ticks.
@@ -331,16 +435,7 @@ fn odds_chart(o: &OddsReport, view: View) -> String {
             v * 100.0
         );
         if let (View::Exactly, Some(iv)) = (view, r.interval) {
-            let cx = x + bar / 2.0;
-            let (lo, hi) = (c.y(iv.low), c.y(iv.high));
-            let _ = writeln!(
-                c.svg,
-                r#"<path d="M{cx:.1} {lo:.1}V{hi:.1}M{:.1} {lo:.1}h{:.1}M{:.1} {hi:.1}h{:.1}" stroke="black" fill="none"/>"#,
-                cx - bar / 4.0,
-                bar / 2.0,
-                cx - bar / 4.0,
-                bar / 2.0
-            );
+            error_bar(&mut c, x + bar / 2.0, bar, iv.low, iv.high);
         }
     }
     let labels: Vec<String> = o.rows.iter().map(|r| r.label.text()).collect();
@@ -348,23 +443,39 @@ fn odds_chart(o: &OddsReport, view: View) -> String {
     c.end()
 }
 
-/// A fight's distribution of rounds, from its exact report's `rounds` field.
-fn fight_rounds(o: &OddsReport) -> Option<Vec<(i64, f64)>> {
+/// One bar of a fight's rounds: the rounds, their probability, and for a Monte Carlo run
+/// the interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RoundsBar {
+    rounds: i64,
+    p: f64,
+    interval: Option<(f64, f64)>,
+}
+
+/// A fight's distribution of rounds, from its report's `rounds` field (exact, or estimated
+/// with intervals by a Monte Carlo run).
+fn fight_rounds(o: &OddsReport) -> Option<Vec<RoundsBar>> {
     if !o.command.ends_with("fight") {
         return None;
     }
     let Value::Array(rows) = o.fields.get("rounds")? else {
         return None;
     };
-    let all: Option<Vec<(i64, f64)>> = rows
+    let all: Option<Vec<RoundsBar>> = rows
         .iter()
-        .map(|r| Some((r["rounds"].as_i64()?, r["probability"].as_f64()?)))
+        .map(|r| {
+            Some(RoundsBar {
+                rounds: r["rounds"].as_i64()?,
+                p: r["probability"].as_f64()?,
+                interval: r["low"].as_f64().zip(r["high"].as_f64()),
+            })
+        })
         .collect();
     // Up to 99.95% of the fights: the long tail beyond would only flatten the bars.
     let mut all = all?;
     let mut acc = 0.0;
-    if let Some(cut) = all.iter().position(|&(_, p)| {
-        acc += p;
+    if let Some(cut) = all.iter().position(|b| {
+        acc += b.p;
         acc >= 0.9995
     }) {
         all.truncate(cut + 1);
@@ -372,15 +483,21 @@ fn fight_rounds(o: &OddsReport) -> Option<Vec<(i64, f64)>> {
     Some(all)
 }
 
-fn rounds_chart(o: &OddsReport, rounds: &[(i64, f64)]) -> String {
-    let max = rounds.iter().map(|r| r.1).fold(0.0, f64::max);
+fn rounds_chart(o: &OddsReport, rounds: &[RoundsBar]) -> String {
+    let max = rounds
+        .iter()
+        .map(|b| b.interval.map_or(b.p, |iv| iv.1))
+        .fold(0.0, f64::max);
     let ends: Vec<String> = o
         .rows
         .iter()
         .map(|r| format!("{} {:.1}%", r.label.text(), r.probability * 100.0))
         .collect();
     let mut c = Chart::new(
-        &format!("{}: rounds until the fight ends", o.title),
+        &title_of(
+            &format!("{}: rounds until the fight ends", o.title),
+            &o.method,
+        ),
         "rounds",
         "probability",
         max,
@@ -390,18 +507,22 @@ fn rounds_chart(o: &OddsReport, rounds: &[(i64, f64)]) -> String {
     let n = rounds.len().max(1);
     let slot = c.w / n as f64;
     let bar = (slot * 0.8).max(1.0);
-    for (i, &(r, p)) in rounds.iter().enumerate() {
+    for (i, b) in rounds.iter().enumerate() {
         let x = c.x0 + slot * i as f64 + (slot - bar) / 2.0;
-        let y = c.y(p);
+        let y = c.y(b.p);
         let _ = writeln!(
             c.svg,
-            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar:.1}" height="{:.1}" fill="{}"><title>{r} rounds: {:.4}%</title></rect>"#,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{bar:.1}" height="{:.1}" fill="{}"><title>{} rounds: {:.4}%</title></rect>"#,
             c.y0 + c.h - y,
             PALETTE[0],
-            p * 100.0
+            b.rounds,
+            b.p * 100.0
         );
+        if let Some((low, high)) = b.interval {
+            error_bar(&mut c, x + bar / 2.0, bar, low, high);
+        }
     }
-    let labels: Vec<String> = rounds.iter().map(|r| r.0.to_string()).collect();
+    let labels: Vec<String> = rounds.iter().map(|b| b.rounds.to_string()).collect();
     c.x_labels(&labels);
     // The ends as a legend without colours.
     let x = c.x0 + c.w + 16.0;
@@ -419,6 +540,19 @@ fn rounds_chart(o: &OddsReport, rounds: &[(i64, f64)]) -> String {
         );
     }
     c.end()
+}
+
+/// An interval drawn as an error bar centred on `cx`, as wide as half a bar.
+fn error_bar(c: &mut Chart, cx: f64, bar: f64, low: f64, high: f64) {
+    let (lo, hi) = (c.y(low), c.y(high));
+    let _ = writeln!(
+        c.svg,
+        r#"<path d="M{cx:.1} {lo:.1}V{hi:.1}M{:.1} {lo:.1}h{:.1}M{:.1} {hi:.1}h{:.1}" stroke="black" fill="none"/>"#,
+        cx - bar / 4.0,
+        bar / 2.0,
+        cx - bar / 4.0,
+        bar / 2.0
+    );
 }
 
 fn compare_chart(cr: &CompareReport, view: View) -> String {
@@ -554,11 +688,21 @@ fn sweep_range(s: &SweepReport) -> (f64, f64, bool) {
     }
 }
 
+/// How close to 0 or 1 a chance must be to be shown as 0% or 100%: the exact laws'
+/// documented accuracy (1e-12 relative).
+const CERTAIN: f64 = 1e-12;
+
 fn cell_text(v: f64, probability: bool) -> String {
     if probability {
         // Whole percents, but never a rounded 0% or 100% for a chance that is not.
         let pc = v * 100.0;
-        if pc > 99.5 && pc < 100.0 {
+        // A chance within 10⁻¹² of 0 or 1 is 0 or 1 up to the exact laws' accuracy (a
+        // sum of a few hundred rounded products misses 1 by a few 10⁻¹⁶): it is no "<1%".
+        if (1.0 - v).abs() <= CERTAIN {
+            "100%".to_owned()
+        } else if v.abs() <= CERTAIN {
+            "0%".to_owned()
+        } else if pc > 99.5 && pc < 100.0 {
             ">99%".to_owned()
         } else if pc > 0.0 && pc < 0.5 {
             "<1%".to_owned()
@@ -580,8 +724,9 @@ fn heatmap(s: &SweepReport) -> String {
     let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
     let _ = writeln!(
         svg,
-        r#"<text x="{}" y="28" font-size="17" text-anchor="middle" font-weight="bold">{}</text>"#,
+        r#"<text x="{}" y="28" font-size="{}" text-anchor="middle" font-weight="bold">{}</text>"#,
         WIDTH / 2.0,
+        title_size(&title_of(&s.title(), &s.method)),
         esc(&title_of(&s.title(), &s.method))
     );
     let (x0, y0) = (LEFT, TOP);
@@ -758,9 +903,31 @@ mod tests {
     }
 
     #[test]
+    fn long_titles_shrink_to_fit() {
+        assert_eq!(title_size("2d6"), 17.0);
+        let long = "x".repeat(120);
+        let size = title_size(&long);
+        assert!(size < 17.0 && 120.0 * 0.62 * size <= WIDTH - 20.0, "{size}");
+        assert_eq!(title_size(&"x".repeat(1000)), 10.0);
+    }
+
+    #[test]
     fn viridis_runs_dark_to_light() {
         assert_eq!(viridis(0.0), (68, 1, 84));
         assert_eq!(viridis(1.0), (253, 231, 37));
+    }
+
+    #[test]
+    fn near_certain_cells_read_as_certain() {
+        // A Swimclass task at difficulty 1 (every face succeeds) sums to 1 − 1.3e-15 over
+        // its 252 multisets of 5 dice: rounding, not a chance of failure.
+        assert_eq!(cell_text(0.999_999_999_999_998_7, true), "100%");
+        assert_eq!(cell_text(1.000_000_000_000_001, true), "100%");
+        assert_eq!(cell_text(1e-15, true), "0%");
+        // A real chance just short of certain still says so.
+        assert_eq!(cell_text(0.999_98, true), ">99%");
+        assert_eq!(cell_text(0.000_02, true), "<1%");
+        assert_eq!(cell_text(0.5, true), "50%");
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //! programs, spreadsheets and pages.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
 
 use crate::report::{
     CompareReport, Label, Method, OddsReport, Report, RollReport, Row, SweepReport,
@@ -62,17 +65,10 @@ const MAX_TEXT_ROWS: usize = 120;
 pub fn render(report: &Report, output: Output, view: View) -> String {
     match output {
         Output::Json => {
-            let value = match report {
-                Report::Roll(r) => r.to_json(),
-                Report::Odds(o) => o.to_json(),
-                Report::Compare(c) => c.to_json(),
-                Report::Sweep(s) => s.to_json(),
-            };
-            // Serializing a `Value` cannot fail (its keys are strings); fall back to the
-            // compact form all the same rather than panic.
-            let mut s = serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string());
-            s.push('\n');
-            s
+            let mut out = Vec::new();
+            // Writing to a Vec cannot fail.
+            let _ = write_json(report, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
         }
         Output::Text => match report {
             Report::Roll(r) => roll_text(r),
@@ -84,7 +80,7 @@ pub fn render(report: &Report, output: Output, view: View) -> String {
             Report::Roll(r) => roll_csv(r),
             Report::Odds(o) => csv(&odds_table(o, false)),
             Report::Compare(c) => csv(&compare_table(c, false)),
-            Report::Sweep(s) => csv(&sweep_table(s, false)),
+            Report::Sweep(s) => s.csv_comments() + &csv(&sweep_table(s, false)),
         },
         Output::Markdown => match report {
             Report::Roll(r) => roll_markdown(r),
@@ -93,6 +89,177 @@ pub fn render(report: &Report, output: Output, view: View) -> String {
             Report::Sweep(s) => sweep_markdown(s),
         },
     }
+}
+
+/// Writes the report as one pretty-printed JSON object and a newline, as
+/// `serde_json::to_string_pretty` of its `to_json()` prints it, byte for byte. An odds
+/// report's rows are written one at a time as they are read, with no JSON tree or string of
+/// the whole document in between, so a law of millions of outcomes costs no more memory
+/// than the report already holds.
+///
+/// # Errors
+/// The writer's.
+pub fn write_json<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
+    let value = match report {
+        Report::Odds(o) => return write_odds_json(o, out),
+        Report::Roll(r) => r.to_json(),
+        Report::Compare(c) => c.to_json(),
+        Report::Sweep(s) => s.to_json(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &value).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// The top-level fields of an odds report's JSON object (as `OddsReport::to_json`), with
+/// `distribution` standing as `null` for the rows written in its place.
+fn odds_fields(o: &OddsReport) -> serde_json::Map<String, Value> {
+    let mut m = o.fields.clone();
+    m.insert("command".into(), json!(o.command));
+    m.insert("title".into(), json!(o.title));
+    m.insert("distribution".into(), Value::Null);
+    m.insert("tail".into(), json!(o.tail));
+    if let Some(mean) = o.mean {
+        m.insert("mean".into(), json!(mean));
+    }
+    if let Some(sd) = o.std_dev {
+        m.insert("std_dev".into(), json!(sd));
+    }
+    let quantiles = o.quantiles();
+    if !quantiles.is_empty() {
+        if let Some(median) = o.quantile(0.5) {
+            m.insert("median".into(), json!(median));
+        }
+        let q: serde_json::Map<String, Value> = quantiles
+            .iter()
+            .map(|&(q, x)| (format!("p{:02.0}", q * 100.0), json!(x)))
+            .collect();
+        m.insert("quantiles".into(), Value::Object(q));
+    }
+    for sm in &o.summary {
+        m.insert(sm.key.clone(), json!(sm.value));
+    }
+    match o.method {
+        Method::Exact => {
+            m.insert("method".into(), json!("exact"));
+        }
+        Method::MonteCarlo {
+            seed,
+            trials,
+            confidence,
+            standard_error,
+        } => {
+            m.insert("method".into(), json!("monte_carlo"));
+            m.insert("seed".into(), json!(seed.value));
+            m.insert("trials".into(), json!(trials));
+            m.insert("confidence".into(), json!(confidence));
+            if let Some(se) = standard_error {
+                m.insert("standard_error".into(), json!(se));
+            }
+        }
+    }
+    m
+}
+
+/// Writes `value` pretty-printed as it would appear nested `depth` levels deep.
+fn write_nested<W: Write>(out: &mut W, value: &Value, depth: usize) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+    let indent = "  ".repeat(depth);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
+            out.write_all(indent.as_bytes())?;
+        }
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A number or string as serde_json writes it.
+fn write_scalar<W: Write, T: serde::Serialize + ?Sized>(out: &mut W, v: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, v).map_err(io::Error::other)
+}
+
+/// An odds report as JSON, its rows streamed.
+fn write_odds_json<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
+    let fields = odds_fields(o);
+    out.write_all(b"{")?;
+    for (i, (key, value)) in fields.iter().enumerate() {
+        out.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
+        write_scalar(out, key)?;
+        out.write_all(b": ")?;
+        if key == "distribution" {
+            write_rows(o, out)?;
+        } else {
+            write_nested(out, value, 1)?;
+        }
+    }
+    out.write_all(if fields.is_empty() { b"}\n" } else { b"\n}\n" })
+}
+
+/// The `distribution` array: one object per row, keys in the order `Row::to_json` and
+/// `OddsReport::to_json` give them.
+fn write_rows<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
+    if o.rows.is_empty() {
+        return out.write_all(b"[]");
+    }
+    out.write_all(b"[")?;
+    // P(≥) and P(≤) as `OddsReport::cumulative` computes them, a row at a time.
+    let total: f64 = o.rows.iter().map(|r| r.probability).sum::<f64>() + o.tail;
+    let mut above = total;
+    let mut below = 0.0;
+    for (i, r) in o.rows.iter().enumerate() {
+        below += r.probability;
+        let (ge, le) = (above.clamp(0.0, 1.0), below.clamp(0.0, 1.0));
+        above -= r.probability;
+        out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+        if r.extra.is_empty() {
+            // The common row, written field by field, keys in sorted order as serde_json's
+            // map (without its `preserve_order` feature) lists them; the tests compare
+            // the two outputs byte for byte.
+            let mut fields: Vec<(&str, Scalar)> = Vec::with_capacity(7);
+            if o.numeric {
+                fields.push(("at_least", Scalar::F(ge)));
+                fields.push(("at_most", Scalar::F(le)));
+            }
+            if let Some(iv) = r.interval {
+                fields.push(("count", Scalar::U(iv.count)));
+                fields.push(("high", Scalar::F(iv.high)));
+                fields.push(("low", Scalar::F(iv.low)));
+            }
+            fields.push(("outcome", Scalar::Label(&r.label)));
+            fields.push(("probability", Scalar::F(r.probability)));
+            out.write_all(b"{")?;
+            for (j, (k, v)) in fields.iter().enumerate() {
+                out.write_all(if j == 0 { b"\n      " } else { b",\n      " })?;
+                write_scalar(out, *k)?;
+                out.write_all(b": ")?;
+                match v {
+                    Scalar::F(x) => write_scalar(out, x)?,
+                    Scalar::U(n) => write_scalar(out, n)?,
+                    Scalar::Label(Label::Number(n)) => write_scalar(out, n)?,
+                    Scalar::Label(Label::Name { key, .. }) => write_scalar(out, key)?,
+                }
+            }
+            out.write_all(b"\n    }")?;
+        } else {
+            let mut v = r.to_json();
+            if o.numeric {
+                if let Value::Object(m) = &mut v {
+                    m.insert("at_least".into(), json!(ge));
+                    m.insert("at_most".into(), json!(le));
+                }
+            }
+            write_nested(out, &v, 2)?;
+        }
+    }
+    out.write_all(b"\n  ]")
+}
+
+/// A value of a row's field.
+enum Scalar<'a> {
+    F(f64),
+    U(u64),
+    Label(&'a Label),
 }
 
 fn roll_text(r: &RollReport) -> String {
@@ -849,6 +1016,96 @@ pub fn label_of(outcome: &impl std::fmt::Display) -> Label {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The old way: the whole document as a `Value`, then one string.
+    fn tree_json(report: &Report) -> String {
+        let value = match report {
+            Report::Roll(r) => r.to_json(),
+            Report::Odds(o) => o.to_json(),
+            Report::Compare(c) => c.to_json(),
+            Report::Sweep(s) => s.to_json(),
+        };
+        format!("{}\n", serde_json::to_string_pretty(&value).unwrap())
+    }
+
+    fn streamed(report: &Report) -> String {
+        let mut out = Vec::new();
+        write_json(report, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn streamed_json_is_the_tree_json_byte_for_byte() {
+        use crate::report::{Interval, Row};
+        use crate::seed::Seed;
+        use dice_core::{Die, Exact, Keep, Pool, Sum};
+
+        let law = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::Highest(2), 0)
+            .unwrap()
+            .distribution()
+            .unwrap();
+        let exact = OddsReport::new("odds", "3d6kh2")
+            .numeric(&law)
+            .field("expression", "3d6kh2")
+            .field("comparison", false)
+            .summary("p_twelve", "twelve", 1.0 / 36.0);
+        // Named rows, one with extra fields, a tail, a Monte Carlo run with intervals.
+        let mut named = OddsReport::new("swimclass task", "rank 3 vs 4")
+            .named(&law, |o, p| {
+                let row = Row::new(Label::named(&format!("k_{o}"), format!("k {o}")), p);
+                if *o == 7 { row.with("bonus", 2) } else { row }
+            })
+            .note("a note")
+            .footnote("a footnote");
+        named.tail = 1e-9;
+        for r in &mut named.rows {
+            r.interval = Some(Interval {
+                count: 17,
+                low: r.probability / 2.0,
+                high: r.probability * 1.5,
+            });
+        }
+        named.method = Method::MonteCarlo {
+            seed: Seed {
+                value: 42,
+                given: true,
+            },
+            trials: 1_000,
+            confidence: 0.95,
+            standard_error: Some(0.25),
+        };
+        let mut simulated =
+            OddsReport::new("odds", "1d6").numeric(&Die::D6.distribution().unwrap());
+        simulated.method = named.method;
+        simulated.rows[2].interval = Some(Interval {
+            count: 3,
+            low: 0.1,
+            high: 0.3,
+        });
+        let empty = OddsReport::new("odds", "nothing");
+        let roll = Report::Roll(
+            RollReport::new(
+                "roll",
+                Seed {
+                    value: 7,
+                    given: true,
+                },
+            )
+            .line("1d6 [4] = 4"),
+        );
+        for report in [
+            Report::Odds(exact),
+            Report::Odds(named),
+            Report::Odds(simulated),
+            Report::Odds(empty),
+            roll,
+        ] {
+            let streamed = streamed(&report);
+            assert_eq!(streamed, tree_json(&report));
+            assert_eq!(render(&report, Output::Json, View::Exactly), streamed);
+            let _: Value = serde_json::from_str(&streamed).expect("valid JSON");
+        }
+    }
 
     #[test]
     fn bars_scale_in_eighths() {

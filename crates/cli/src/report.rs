@@ -528,9 +528,67 @@ pub struct SweepReport {
     pub notes: Vec<String>,
     /// Exact, or the Monte Carlo run of the first cell (all share the seed and trials).
     pub method: Method,
+    /// The command line that made the sweep, as a shell would take it
+    /// (`dice swimclass task --rank 1..6 --difficulty 1..7 --odds`).
+    pub command_line: String,
 }
 
 impl SweepReport {
+    /// The lines that make a sweep's CSV self-describing, each starting with `# ` and
+    /// ending with a newline, to print before the header: the title and how the odds were
+    /// had, what the cells are (the stat's key and text, the options of the rows and the
+    /// columns), the command line (every other option as given; those not given take their
+    /// defaults), and why a cell is empty. Readers skip them with their comment option
+    /// (pandas `comment="#"`, R `comment.char = "#"`, gnuplot and NumPy by default).
+    ///
+    /// ```text
+    /// # swimclass task: P(success) by rank and difficulty: exact odds
+    /// # cells: p_success, P(success); rows: rank (the first column); columns: difficulty (the header)
+    /// # command: dice swimclass task --rank 1..6 --difficulty 1..7 --odds --format csv
+    /// ```
+    pub fn csv_comments(&self) -> String {
+        let method = match self.method {
+            Method::Exact => "exact odds".to_owned(),
+            Method::MonteCarlo {
+                seed,
+                trials,
+                confidence,
+                ..
+            } => format!(
+                "Monte Carlo estimate, {trials} trials per cell, seed {}, {:.0}% confidence intervals in --format json",
+                seed.value,
+                confidence * 100.0
+            ),
+        };
+        let mut lines = vec![
+            format!("{}: {method}", self.title()),
+            match &self.column_label {
+                Some(c) => format!(
+                    "cells: {}, {}; rows: {} (the first column); columns: {c} (the header)",
+                    self.stat_key, self.stat, self.row_label
+                ),
+                None => format!(
+                    "cells: {}, {}; rows: {} (the first column)",
+                    self.stat_key, self.stat, self.row_label
+                ),
+            },
+            format!("command: {}", self.command_line),
+        ];
+        if !self.notes.is_empty() {
+            lines.push("empty cells, and why:".to_owned());
+            lines.extend(
+                self.notes
+                    .iter()
+                    .filter(|n| n.starts_with("- "))
+                    .map(|n| n.trim_start_matches("- ").to_owned()),
+            );
+        }
+        lines
+            .iter()
+            .map(|l| format!("# {}\n", l.replace(['\n', '\r'], " ")))
+            .collect()
+    }
+
     /// The title line.
     pub fn title(&self) -> String {
         match &self.column_label {

@@ -413,7 +413,32 @@ pub fn combine(
         cells,
         notes,
         method: o.method,
+        command_line: command_line(argv),
     }))
+}
+
+/// A command line as one would type it: `dice` and the words after the program's path,
+/// each quoted for a POSIX shell when it holds anything but letters, digits and
+/// `-_.,:/=+@%`.
+///
+/// ```text
+/// ["/usr/bin/dice", "odds", "1d20 + 5"] → dice odds '1d20 + 5'
+/// ```
+pub fn command_line(argv: &[String]) -> String {
+    let quoted = argv.iter().skip(1).map(|w| {
+        let plain = !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.,:/=+@%".contains(c));
+        if plain {
+            w.clone()
+        } else {
+            format!("'{}'", w.replace('\'', r"'\''"))
+        }
+    });
+    std::iter::once("dice".to_owned())
+        .chain(quoted)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -436,6 +461,26 @@ mod tests {
         assert_eq!(r(&format!("{}..{}", i64::MIN, i64::MAX)), Some(None));
         assert_eq!(r("1+2"), None);
         assert_eq!(r("a..b"), None);
+    }
+
+    #[test]
+    fn command_lines_are_quoted_for_a_shell() {
+        let argv = |v: &[&str]| v.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            command_line(&argv(&[
+                "/x/dice",
+                "swimclass",
+                "task",
+                "--rank",
+                "1..6",
+                "--aid=0,1"
+            ])),
+            "dice swimclass task --rank 1..6 --aid=0,1"
+        );
+        assert_eq!(
+            command_line(&argv(&["dice", "odds", "1d20 + 5", "it's", ""])),
+            r"dice odds '1d20 + 5' 'it'\''s' ''"
+        );
     }
 
     #[test]

@@ -920,7 +920,17 @@ fn game_option_lists_compare_and_ranges_sweep() {
         "--format",
         "csv",
     ]);
-    assert!(csv.starts_with("rank,P(success)\n1,0.5\n"), "{csv}");
+    // Comment lines say what the grid holds; the grid follows them unchanged.
+    let grid: String = csv
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(grid.starts_with("rank,P(success)\n1,0.5\n"), "{csv}");
+    assert!(
+        csv.starts_with("# swimclass task: P(success) by rank"),
+        "{csv}"
+    );
     // --stat picks another number: P(2 or more successes) of 2d6 at 4 is 1/4.
     let v = json(&[
         "swimclass",
@@ -1002,6 +1012,8 @@ fn plots_are_svg_charts() {
     let _ = std::fs::remove_file(&bars);
     let _ = std::fs::remove_file(&heat);
     bad(&["roll", "2d6", "--plot", path]);
+    bad(&["odds", "2d6", "--plot", "chart.pdf"]);
+    #[cfg(not(feature = "png"))]
     bad(&["odds", "2d6", "--plot", "chart.png"]);
 }
 
@@ -1602,4 +1614,344 @@ fn scratch_and_percentile_initiative_and_hit_locations() {
         &["shapers-percentile", "hit-location"],
         &named_law(&dice_shapers_percentile::HitLocation.distribution().unwrap()),
     );
+}
+
+// ------------------------------------------------------------------ the workbench, continued
+
+/// A PNG file's width and height, from its IHDR chunk (after the 8-byte signature, the
+/// chunk's length and type).
+#[cfg(feature = "png")]
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG signature");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    (be(16), be(20))
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn a_png_plot_is_the_svg_chart_in_pixels() {
+    let png = temp("bars.png");
+    ok(&["odds", "2d6", "--plot", png.to_str().unwrap()]);
+    let bytes = std::fs::read(&png).unwrap();
+    let _ = std::fs::remove_file(&png);
+    // The SVG chart is 820 × 480; the PNG draws it at twice that.
+    let svg = temp("size.svg");
+    ok(&["odds", "2d6", "--plot", svg.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    let attr = |name: &str| -> u32 {
+        let at = text.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        text[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(png_size(&bytes), (2 * attr("width"), 2 * attr("height")));
+    // Not a blank picture: the bars and the text are drawn (the file of a blank picture of
+    // that size compresses to a few kilobytes).
+    assert!(bytes.len() > 20_000, "{} bytes", bytes.len());
+    // The extension's case does not matter; a roll still has nothing to chart.
+    let upper = temp("BARS.PNG");
+    ok(&["odds", "1d6", "--plot", upper.to_str().unwrap()]);
+    assert!(std::fs::read(&upper).unwrap().starts_with(b"\x89PNG"));
+    let _ = std::fs::remove_file(&upper);
+    bad(&["roll", "2d6", "--plot", "chart.png"]);
+}
+
+#[test]
+fn a_simulated_fight_estimates_its_rounds_and_charts_them() {
+    let scene = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../swimclass/scenes/sample-rounds.toml"
+    );
+    let exact = json(&["swimclass", "fight", scene, "--odds"]);
+    let trials = 20_000u64;
+    let t = trials.to_string();
+    let mc = json(&[
+        "swimclass",
+        "fight",
+        scene,
+        "--monte-carlo",
+        "--trials",
+        &t,
+        "--seed",
+        "5",
+    ]);
+    // Every fight played is counted once in the rounds, as in the ends.
+    let rounds = mc["rounds"]
+        .as_array()
+        .expect("the rounds of a simulated fight");
+    let counted: u64 = rounds.iter().map(|r| r["count"].as_u64().unwrap()).sum();
+    assert_eq!(counted, trials);
+    let ends: u64 = mc["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(ends, trials);
+    // The estimate of the mean against the exact law's mean, within 5 standard errors.
+    let (mean, se) = (
+        mc["expected_rounds"].as_f64().unwrap(),
+        mc["expected_rounds_standard_error"].as_f64().unwrap(),
+    );
+    let exact_mean: f64 = exact["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rounds"].as_f64().unwrap() * r["probability"].as_f64().unwrap())
+        .sum();
+    assert!(close(
+        exact_mean,
+        exact["expected_rounds"].as_f64().unwrap()
+    ));
+    assert!(se > 0.0);
+    assert!(
+        (mean - exact_mean).abs() <= 5.0 * se,
+        "{mean} ± {se} vs {exact_mean}"
+    );
+    // Each length's estimate against its exact chance, within 5 standard errors.
+    for r in exact["rounds"].as_array().unwrap() {
+        let (n, p) = (
+            r["rounds"].as_u64().unwrap(),
+            r["probability"].as_f64().unwrap(),
+        );
+        let q = rounds
+            .iter()
+            .find(|x| x["rounds"].as_u64() == Some(n))
+            .map_or(0.0, |x| x["probability"].as_f64().unwrap());
+        let sd = (p * (1.0 - p) / trials as f64).sqrt();
+        assert!((q - p).abs() <= 5.0 * sd + 1e-9, "{n} rounds: {q} vs {p}");
+    }
+    // The chart: one bar per length with its interval, and who wins.
+    let plot = temp("fight-mc.svg");
+    ok(&[
+        "swimclass",
+        "fight",
+        scene,
+        "--mc",
+        "--trials",
+        "2000",
+        "--seed",
+        "5",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    let _ = std::fs::remove_file(&plot);
+    assert!(
+        svg.contains("rounds until the fight ends (Monte Carlo, 2000 trials)"),
+        "{svg}"
+    );
+    let bars = svg.matches(" rounds: ").count();
+    assert!(bars >= 2, "{svg}");
+    assert_eq!(
+        svg.matches("stroke=\"black\" fill=\"none\"").count(),
+        bars,
+        "{svg}"
+    );
+    assert!(svg.contains("who wins"));
+}
+
+#[test]
+fn a_csv_sweep_says_what_it_holds_in_comment_lines() {
+    let args = [
+        "swimclass",
+        "task",
+        "--rank",
+        "1..2",
+        "--difficulty",
+        "3..4",
+        "--odds",
+        "--format",
+        "csv",
+    ];
+    let text = ok(&args);
+    let (comments, table): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| l.starts_with('#'));
+    // The comments come first, then the grid as before.
+    assert!(text.starts_with("# "), "{text}");
+    assert_eq!(comments.len(), 3, "{text}");
+    assert!(
+        comments[0].contains("P(success) by rank and difficulty: exact odds"),
+        "{text}"
+    );
+    assert!(comments[1].contains("cells: p_success"), "{text}");
+    assert_eq!(
+        comments[2],
+        "# command: dice swimclass task --rank 1..2 --difficulty 3..4 --odds --format csv"
+    );
+    assert_eq!(table[0], r"rank\difficulty,3,4");
+    // A skill of rank r at difficulty d succeeds unless every die is below d.
+    for (i, line) in table[1..].iter().enumerate() {
+        let r = i as i32 + 1;
+        let cells: Vec<f64> = line
+            .split(',')
+            .skip(1)
+            .map(|c| c.parse().unwrap())
+            .collect();
+        for (j, d) in [3, 4].iter().enumerate() {
+            let p = 1.0 - (f64::from(d - 1) / 6.0).powi(r);
+            assert!(close(cells[j], p), "rank {r} difficulty {d}: {}", cells[j]);
+        }
+    }
+    // A refused cell is explained in a comment; the grid keeps it empty.
+    let text = ok(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1,2",
+        "--difficulty",
+        "1..2",
+        "--strain",
+        "--odds",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        text.contains("# empty cells, and why:\n# at --rank 1 --difficulty 1: "),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.starts_with("1,,")), "{text}");
+}
+
+#[test]
+fn scratch_rps_healing_revives_or_heals() {
+    // d20 + healing 1 against difficulty 10, a natural 20 always succeeding (L15, L99).
+    let faces = (1..=20).filter(|f| f + 1 >= 10 || *f == 20).count();
+    let p = faces as f64 / 20.0;
+    let v = json(&[
+        "scratch-rps",
+        "heal",
+        "--level",
+        "1",
+        "--hp",
+        "0",
+        "--toughness",
+        "4",
+        "--odds",
+    ]);
+    assert!(close(v["p_healed"].as_f64().unwrap(), p), "{v}");
+    assert_eq!(v["treatment"], "revive");
+    assert_eq!(v["hp_after_success"], 1);
+    // An injured character with toughness 6 is healed to 1 more than half of it.
+    let v = json(&[
+        "scratch-rps",
+        "heal",
+        "--level",
+        "2",
+        "--hp",
+        "1",
+        "--toughness",
+        "6",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(v["treatment"], "heal");
+    assert_eq!(v["hp_after_success"], 6 / 2 + 1);
+    assert!(v["outcome"].is_string(), "{v}");
+    // Nothing to heal, or no healing ability: refused.
+    bad(&[
+        "scratch-rps",
+        "heal",
+        "--level",
+        "1",
+        "--hp",
+        "4",
+        "--toughness",
+        "4",
+    ]);
+    bad(&[
+        "scratch-rps",
+        "heal",
+        "--level",
+        "0",
+        "--hp",
+        "0",
+        "--toughness",
+        "4",
+    ]);
+    // Simulated too.
+    let v = json(&[
+        "scratch-rps",
+        "heal",
+        "--level",
+        "1",
+        "--hp",
+        "0",
+        "--toughness",
+        "4",
+        "--mc",
+        "--trials",
+        "4000",
+        "--seed",
+        "2",
+    ]);
+    let q = v["p_healed"].as_f64().unwrap();
+    assert!(
+        (q - p).abs() <= 5.0 * (p * (1.0 - p) / 4000.0).sqrt(),
+        "{q} vs {p}"
+    );
+}
+
+#[test]
+fn shapers_percentile_attack_gives_the_damage_of_a_hit() {
+    let args = [
+        "shapers-percentile",
+        "attack",
+        "--attribute",
+        "12",
+        "--aptitude",
+        "30",
+        "--weapon",
+        "6",
+        "--strength",
+        "12",
+        "--armour",
+        "2",
+        "--fortitude",
+        "5",
+        "--odds",
+    ];
+    let v = json(&args);
+    // A hit deals weapon + Strength + the margin's bonus − armour − Fortitude (L69–73).
+    let mut expected = 0.0;
+    let mut hits = 0;
+    for r in v["distribution"].as_array().unwrap() {
+        let p = r["probability"].as_f64().unwrap();
+        if r["outcome"].as_str().unwrap().starts_with("hit") {
+            let bonus = r["bonus"].as_i64().unwrap();
+            assert_eq!(
+                r["damage"].as_i64().unwrap(),
+                (6 + 12 + bonus - 2 - 5).max(0),
+                "{r}"
+            );
+            expected += (6 + 12 + bonus - 2 - 5).max(0) as f64 * p;
+            hits += 1;
+        } else {
+            assert!(r.get("damage").is_none(), "{r}");
+        }
+    }
+    assert!(hits > 1, "{v}");
+    assert!(
+        close(v["expected_damage"].as_f64().unwrap(), expected),
+        "{v}"
+    );
+    // Without a weapon the odds are as before.
+    let plain = json(&[
+        "shapers-percentile",
+        "attack",
+        "--attribute",
+        "12",
+        "--aptitude",
+        "30",
+        "--odds",
+    ]);
+    assert!(plain.get("expected_damage").is_none());
+    // A roll says the damage of a hit.
+    let mut rolled = args[..args.len() - 1].to_vec();
+    rolled.extend(["--seed", "1"]);
+    let v = json(&rolled);
+    if v["outcome"].as_str().unwrap().starts_with("hit") {
+        assert!(v["damage_dealt"].as_i64().unwrap() >= 0);
+    } else {
+        assert!(v.get("damage_dealt").is_none());
+    }
 }

@@ -176,3 +176,109 @@ fn opposing_difficulty_cancels_the_opposing_successes_first() {
         "2",
     ]);
 }
+
+/// Turn order (L291–299): Perception, then Locomotion, then Inspiration; robots tied on all
+/// three roll a d10, re-rolling while tied (A16). E29 (L2014–2023) has no tie left:
+/// "Alfredo, Devon, Charles, Burgiss" in the rulebook's naming, here by ranking alone.
+#[test]
+fn turn_order_ranks_robots_and_rolls_off_ties() {
+    let e29 = [
+        "robots-and-rapiers",
+        "turn-order",
+        "--robot",
+        "A=8:7:5",
+        "--robot",
+        "B=6:4:3",
+        "--robot",
+        "C=6:6:3",
+        "--robot",
+        "D=8:5:7",
+    ];
+    let mut odds = e29.to_vec();
+    odds.push("--odds");
+    let v = json(&odds);
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["order"], serde_json::json!(["A", "D", "C", "B"]));
+    assert_eq!(rows[0]["probability"].as_f64(), Some(1.0));
+    let mut rolled = e29.to_vec();
+    rolled.extend(["--seed", "4"]);
+    assert_eq!(
+        json(&rolled)["order"],
+        serde_json::json!(["A", "D", "C", "B"])
+    );
+    // Three robots tied on everything: the roll-offs favour none, so each of the 3! orders
+    // has 1/6 and each robot goes first with 1/3. A fourth ranked above keeps the top.
+    let tied = [
+        "robots-and-rapiers",
+        "turn-order",
+        "--robot",
+        "5:4:1",
+        "--robot",
+        "5:4:1",
+        "--robot",
+        "5:4:1",
+        "--robot",
+        "Top=7:0:0",
+    ];
+    let mut odds = tied.to_vec();
+    odds.push("--odds");
+    let v = json(&odds);
+    let rows = v["distribution"].as_array().unwrap();
+    assert_eq!(rows.len(), 6, "{v}");
+    for r in rows {
+        assert!(
+            (r["probability"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-12,
+            "{r}"
+        );
+        assert_eq!(r["order"][0], "Top");
+    }
+    assert_eq!(v["p_first"].as_f64(), Some(0.0));
+    // The same by rolling: the first of the tied robots to act after Top.
+    let trials = 6000u32;
+    let t = trials.to_string();
+    let mut mc = tied.to_vec();
+    mc.extend(["--monte-carlo", "--trials", &t, "--seed", "9"]);
+    let v = json(&mc);
+    let second_is_robot_1: f64 = v["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["order"][1] == "robot 1")
+        .map(|r| r["probability"].as_f64().unwrap())
+        .sum();
+    let p = 1.0 / 3.0;
+    let se = (p * (1.0 - p) / f64::from(trials)).sqrt();
+    assert!(
+        (second_is_robot_1 - p).abs() <= 5.0 * se,
+        "{second_is_robot_1}"
+    );
+    // A social conflict names its own ranking; a malformed robot is refused.
+    let v = json(&[
+        "robots-and-rapiers",
+        "turn-order",
+        "--social",
+        "--robot",
+        "5:6:1",
+        "--robot",
+        "5:6:1",
+        "--odds",
+    ]);
+    assert!(
+        v["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("social turn order by Processor"),
+        "{v}"
+    );
+    assert_eq!(v["distribution"].as_array().unwrap().len(), 2);
+    common::bad(&["robots-and-rapiers", "turn-order", "--robot", "8:7"]);
+    let _ = ok(&[
+        "robots-and-rapiers",
+        "turn-order",
+        "--robot",
+        "8:7:5",
+        "--seed",
+        "1",
+    ]);
+}

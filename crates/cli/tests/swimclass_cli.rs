@@ -161,3 +161,135 @@ fn an_attack_shows_the_defenses_criticals_and_advancement() {
     assert!(r["defense_criticals"].is_u64(), "{r}");
     assert!(r["defense_advances"].is_boolean(), "{r}");
 }
+
+/// The heatmap of `--rank 1..6 --difficulty 1..7` showed rank 4 at 100 % but ranks 1, 3, 5
+/// and 6 at ">99%" for difficulty 1: no rule, but rounding. At difficulty 1 every face
+/// succeeds (L27: automatic), so each rank's chance is exactly 1; the exact law sums a few
+/// hundred rounded multiset probabilities and lands within a few 10⁻¹⁵ of 1, on either
+/// side. The chart reads a chance within 10⁻¹² of certain (the laws' accuracy) as 100 %.
+#[test]
+fn difficulty_one_is_certain_in_the_table_and_the_heatmap() {
+    let path = std::env::temp_dir().join(format!("dice-swim-heat-{}.svg", std::process::id()));
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1..6",
+        "--difficulty",
+        "1..2",
+        "--odds",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    for (i, row) in v["cells"].as_array().unwrap().iter().enumerate() {
+        let rank = i as i32 + 1;
+        // Difficulty 1: certain. Difficulty 2: fails only when every die shows 1.
+        assert!((f(&row[0]) - 1.0).abs() < 1e-12, "rank {rank}: {}", row[0]);
+        let p2: f64 = all_rolls(rank as u32)
+            .filter(|(faces, _)| faces.iter().any(|&x| x >= 2))
+            .map(|(_, p)| p)
+            .sum();
+        assert!(close(f(&row[1]), p2), "rank {rank}: {} vs {p2}", row[1]);
+        assert!(
+            svg.contains(&format!("<title>rank {rank}, difficulty 1: 100%</title>")),
+            "{svg}"
+        );
+        // A chance short of certain is still marked so: 1 − 6^−r rounds to 100 % from rank 3.
+        let want = if p2 * 100.0 >= 99.5 {
+            ">99%".to_owned()
+        } else {
+            format!("{:.0}%", p2 * 100.0)
+        };
+        assert!(
+            svg.contains(&format!("<title>rank {rank}, difficulty 2: {want}</title>")),
+            "{svg}"
+        );
+    }
+}
+
+/// Straining (L87–89) rolls double the rank once; pushing (L91–93) multiplies the
+/// difficulty and each success's worth by N, for a difficulty of 3 or less.
+#[test]
+fn strain_and_push_change_the_task_roll() {
+    // Rank 2 strained at difficulty 4: 4 dice, failing only when all are below 4.
+    let p: f64 = all_rolls(4)
+        .filter(|(faces, _)| faces.iter().any(|&x| x >= 4))
+        .map(|(_, p)| p)
+        .sum();
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "2",
+        "--difficulty",
+        "4",
+        "--strain",
+        "--odds",
+    ]);
+    assert!(close(f(&v["p_success"]), p), "{v}");
+    assert_eq!(v["strain"]["dice"], 4);
+    assert_eq!(v["strain"]["rank_after"], 1);
+    // Rank 2 at difficulty 2 pushed ×2: difficulty 4, and progress 4 needs 2 successes; one
+    // roll succeeds with one success (progress over rounds), completes the task with two.
+    let v = json(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "2",
+        "--difficulty",
+        "2",
+        "--push",
+        "2",
+        "--progress",
+        "4",
+        "--rounds",
+        "1",
+        "--odds",
+    ]);
+    let one: f64 = all_rolls(2)
+        .filter(|(faces, _)| faces.iter().any(|&x| x >= 4))
+        .map(|(_, p)| p)
+        .sum();
+    let both: f64 = all_rolls(2)
+        .filter(|(faces, _)| faces.iter().all(|&x| x >= 4))
+        .map(|(_, p)| p)
+        .sum();
+    assert!(close(f(&v["p_success"]), one), "{v}");
+    assert!(close(f(&v["p_complete"]), both), "{v}");
+    assert_eq!(v["push"]["difficulty"], 4);
+    assert_eq!(v["push"]["successes_needed"], 2);
+    // Only a skill of rank 2 or more strains; only difficulty 3 or less is pushed.
+    common::bad(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "1",
+        "--difficulty",
+        "4",
+        "--strain",
+    ]);
+    common::bad(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "3",
+        "--difficulty",
+        "4",
+        "--push",
+        "2",
+    ]);
+    let _ = ok(&[
+        "swimclass",
+        "task",
+        "--rank",
+        "3",
+        "--difficulty",
+        "2",
+        "--push",
+        "3",
+        "--seed",
+        "1",
+    ]);
+}

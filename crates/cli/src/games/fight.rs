@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use dice_core::{Encounter, EncounterLimits, Ending, PlayOut, end_law, play};
+use std::collections::BTreeMap;
+
+use dice_core::{Encounter, EncounterLimits, Ending, Rng, Roll, end_law, play};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -174,6 +176,62 @@ fn exact<E: Encounter>(
     Ok(Report::Odds(report.field("rounds", Value::Array(rounds))))
 }
 
+/// How one simulated fight went: how it ended and after how many rounds. A Monte Carlo
+/// run counts these, so that it estimates the distribution of the rounds as well as the
+/// chance of each end.
+///
+/// ```text
+/// Fought { end: Ending::Ended(…Harro wins…), rounds: 3 }   // shown as "Harro wins after 3 rounds"
+/// ```
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Fought<O> {
+    /// How it ended (or that it was still going at the round cap).
+    pub end: Ending<O>,
+    /// The rounds played.
+    pub rounds: u32,
+}
+
+impl<O: std::fmt::Display> std::fmt::Display for Fought<O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} after {} rounds", self.end, self.rounds)
+    }
+}
+
+/// An encounter played to its end (at most `max_rounds` rounds), its outcome the end and the
+/// rounds it took: the same rounds as [`play`] counts and as the exact law's `rounds`.
+struct Timed<E> {
+    encounter: E,
+    max_rounds: u32,
+}
+
+impl<E: Encounter> Roll for Timed<E>
+where
+    E::End: std::fmt::Debug + std::fmt::Display + std::hash::Hash,
+{
+    type Outcome = Fought<E::End>;
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> Fought<E::End> {
+        let mut state = self.encounter.start();
+        for rounds in 0..self.max_rounds {
+            if let Some(end) = self.encounter.end(&state) {
+                return Fought {
+                    end: Ending::Ended(end),
+                    rounds,
+                };
+            }
+            state = self.encounter.play_round(&state, rng);
+        }
+        Fought {
+            end: self
+                .encounter
+                .end(&state)
+                .map_or(Ending::Capped, Ending::Ended),
+            rounds: self.max_rounds,
+        }
+    }
+}
+
 fn monte_carlo<E>(
     command: &str,
     title: &str,
@@ -193,17 +251,24 @@ where
         + 'static,
 {
     let seed = ctx.seed();
-    let run = PlayOut::new(encounter, MAX_ROUNDS)?;
+    let run = Timed {
+        encounter,
+        max_rounds: MAX_ROUNDS,
+    };
     let est = crate::mc::simulate(&run, trials, seed, ctx)?;
     let mut report = OddsReport::new(command, title.to_owned());
-    report.rows = est
-        .estimates()
-        .into_iter()
-        .map(|x| {
-            let name = match &x.outcome {
+    // The ends, each fight counted once whatever its length.
+    let mut ends: Vec<Ending<E::End>> =
+        est.estimates().into_iter().map(|x| x.outcome.end).collect();
+    ends.dedup();
+    report.rows = ends
+        .iter()
+        .map(|e| {
+            let name = match e {
                 Ending::Ended(e) => end(e),
                 Ending::Capped => format!("still going after {MAX_ROUNDS} rounds"),
             };
+            let x = est.probability_where((), |o| &o.end == e);
             Row {
                 interval: Some(Interval {
                     count: x.count,
@@ -214,6 +279,51 @@ where
             }
         })
         .collect();
+    // The rounds, whatever the end.
+    let mut by_rounds: BTreeMap<u32, u64> = BTreeMap::new();
+    for x in est.estimates() {
+        *by_rounds.entry(x.outcome.rounds).or_default() += x.count;
+    }
+    let n = est.trials();
+    let rounds: Vec<Value> = by_rounds
+        .keys()
+        .map(|&r| {
+            let x = est.probability_where((), |o| o.rounds == r);
+            json!({"rounds": r, "probability": x.probability, "count": x.count, "low": x.low, "high": x.high})
+        })
+        .collect();
+    if n > 0 {
+        let nf = n as f64;
+        let mean = by_rounds
+            .iter()
+            .map(|(&r, &c)| f64::from(r) * c as f64)
+            .sum::<f64>()
+            / nf;
+        let var = by_rounds
+            .iter()
+            .map(|(&r, &c)| (f64::from(r) - mean).powi(2) * c as f64)
+            .sum::<f64>()
+            / (nf - 1.0).max(1.0);
+        let se = (var / nf).sqrt();
+        let quantile = |q: f64| {
+            let mut acc = 0u64;
+            by_rounds.iter().find_map(|(&r, &c)| {
+                acc += c;
+                (acc as f64 >= q * nf).then_some(r)
+            })
+        };
+        report = report
+            .field("expected_rounds", mean)
+            .field("expected_rounds_standard_error", se)
+            .footnote(format!(
+                "expected rounds {mean:.4} (standard error {se:.4})"
+            ));
+        if let (Some(m), Some(p99)) = (quantile(0.5), quantile(0.99)) {
+            report = report.footnote(format!(
+                "median rounds {m}; {p99} rounds or fewer in 99% of the fights played"
+            ));
+        }
+    }
     if est.cancelled() {
         report.notes.push(format!(
             "stopped by Ctrl-C after {} of {trials}",
@@ -226,5 +336,5 @@ where
         confidence: est.confidence(),
         standard_error: None,
     };
-    Ok(Report::Odds(report))
+    Ok(Report::Odds(report.field("rounds", Value::Array(rounds))))
 }

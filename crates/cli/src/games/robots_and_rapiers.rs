@@ -128,6 +128,210 @@ method's whole roll: Body Type, Vocalization, gender and Size rolled on their ta
         after_help = "Examples:\n  dice robots-and-rapiers design-points --design-dice 6 --anthropoid-class 5 --odds\n  dice robots-and-rapiers design-points --random --odds"
     )]
     DesignPoints(DesignPointsArgs),
+    /// Turn order: robots ranked by Perception, Locomotion, Inspiration; ties rolled off.
+    #[command(
+        name = "turn-order",
+        long_about = "The initial turn order of an extended conflict (L291–299, L1992–2041): \
+robots ranked by Perception, then Locomotion, then current Inspiration (social conflicts: \
+Processor, Perception, Inspiration, L366); robots tied on all three roll the tie die (a d10 in \
+combat, the rules' die in a social conflict), re-rolling while still tied (A16). Give each \
+robot as --robot [NAME=]PERCEPTION:LOCOMOTION:INSPIRATION (social: \
+PROCESSOR:PERCEPTION:INSPIRATION), top rank first or in any order. --odds gives the chance of \
+every order: the roll-offs favour no one, so each order of a tied group is equally likely.",
+        after_help = "Examples:\n  dice robots-and-rapiers turn-order --robot Alfredo=8:7:5 --robot Charles=6:4:3 --robot Devon=6:6:3 --robot Burgiss=8:5:7\n  dice robots-and-rapiers turn-order --robot A=5:4:1 --robot B=5:4:1 --robot C=6:2:0 --odds"
+    )]
+    TurnOrder(TurnOrderArgs),
+}
+
+/// `turn-order`.
+#[derive(Debug, clap::Args)]
+pub struct TurnOrderArgs {
+    /// A robot: [NAME=]PERCEPTION:LOCOMOTION:INSPIRATION (social:
+    /// PROCESSOR:PERCEPTION:INSPIRATION). Repeat for each robot.
+    #[arg(long = "robot", value_name = "[NAME=]P:L:I", value_parser = robot_ranking, required = true)]
+    pub robots: Vec<(Option<String>, dice_robots_and_rapiers::Ranking)>,
+    /// A social conflict: rankings by Processor, Perception, Inspiration, ties on the
+    /// rules' social tie die.
+    #[arg(long)]
+    pub social: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `[NAME=]P:L:I` → the name and the ranking.
+fn robot_ranking(s: &str) -> Result<(Option<String>, dice_robots_and_rapiers::Ranking), String> {
+    let (name, numbers) = match s.split_once('=') {
+        Some((n, rest)) => (Some(n.trim().to_owned()), rest),
+        None => (None, s),
+    };
+    let parts: Vec<&str> = numbers.split(':').map(str::trim).collect();
+    let bad = || {
+        format!(
+            "expected [NAME=]PERCEPTION:LOCOMOTION:INSPIRATION such as Alfredo=8:7:5, not `{s}`"
+        )
+    };
+    let [p, l, i] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let p: i32 = p.parse().map_err(|_| bad())?;
+    let l: i32 = l.parse().map_err(|_| bad())?;
+    let i: u32 = i.parse().map_err(|_| bad())?;
+    Ok((name, dice_robots_and_rapiers::Ranking::new(p, l, i)))
+}
+
+/// A turn order as the outcome of a roll: participant indices, top first.
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Order(pub Vec<usize>);
+
+impl std::fmt::Display for Order {
+    /// Participants numbered from 1: `1, 4, 3, 2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let numbers: Vec<String> = self.0.iter().map(|i| (i + 1).to_string()).collect();
+        f.write_str(&numbers.join(", "))
+    }
+}
+
+/// The initial turn order of a conflict as a mechanic: rolled with the crate's
+/// [`TurnOrder::roll_initial`](dice_robots_and_rapiers::TurnOrder::roll_initial), and its
+/// exact law by dice-core's [`fair_roll_off_orders`](dice_core::fair_roll_off_orders) (the
+/// tie die is the same for every robot, so each order of a tied group is equally likely).
+pub struct InitialOrder {
+    rankings: Vec<dice_robots_and_rapiers::Ranking>,
+    kind: dice_robots_and_rapiers::ConflictKind,
+    rules: Rules,
+}
+
+impl dice_core::Roll for InitialOrder {
+    type Outcome = Order;
+    fn roll<R: dice_core::Rng + ?Sized>(&self, rng: &mut R) -> Order {
+        match dice_robots_and_rapiers::TurnOrder::roll_initial(
+            &self.rankings,
+            self.kind,
+            &self.rules,
+            rng,
+        ) {
+            Ok(order) => Order(order.as_slice().to_vec()),
+            // Only robots still tied after 65 rounds of roll-offs (below 10⁻⁶⁰), the count
+            // having been checked when the mechanic was made: the ranking order.
+            Err(_) => {
+                let mut idx: Vec<usize> = (0..self.rankings.len()).collect();
+                idx.sort_by(|&a, &b| self.rankings[b].compare(&self.rankings[a]));
+                Order(idx)
+            }
+        }
+    }
+}
+
+impl dice_core::Exact for InitialOrder {
+    fn distribution(&self) -> Result<dice_core::Dist<Order>, dice_core::Error> {
+        let r = &self.rankings;
+        Ok(
+            dice_core::fair_roll_off_orders(r.len(), |a, b| r[a].compare(&r[b]))?
+                .map(|o| Order(o.clone())),
+        )
+    }
+}
+
+/// `dice robots-and-rapiers turn-order`.
+fn turn_order(a: &TurnOrderArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    use dice_robots_and_rapiers::{ConflictKind, MAX_PARTICIPANTS};
+    let cmd = "robots-and-rapiers turn-order";
+    if a.robots.len() > MAX_PARTICIPANTS {
+        return Err(CliError::bad_input(format_args!(
+            "at most {MAX_PARTICIPANTS} robots take part in a conflict"
+        )));
+    }
+    let kind = if a.social {
+        ConflictKind::Social
+    } else {
+        ConflictKind::Combat
+    };
+    let names: Vec<String> = a
+        .robots
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| n.clone().unwrap_or_else(|| format!("robot {}", i + 1)))
+        .collect();
+    let mechanic = InitialOrder {
+        rankings: a.robots.iter().map(|(_, r)| *r).collect(),
+        kind,
+        rules: *rules,
+    };
+    let order_text = |o: &Order| {
+        o.0.iter()
+            .map(|&i| names[i].as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (first, second) = if a.social {
+        ("Processor", "Perception")
+    } else {
+        ("Perception", "Locomotion")
+    };
+    let listed: Vec<String> = a
+        .robots
+        .iter()
+        .zip(&names)
+        .map(|((_, r), n)| format!("{n} {}:{}:{}", r.primary, r.secondary, r.inspiration))
+        .collect();
+    let title = format!(
+        "{} turn order by {first}:{second}:Inspiration, ties on a d{}: {}",
+        if a.social { "social" } else { "combat" },
+        kind.tie_die_sides(rules),
+        listed.join(", ")
+    );
+    let robots: Vec<Value> = a
+        .robots
+        .iter()
+        .zip(&names)
+        .map(|((_, r), n)| {
+            json!({"name": n, "primary": r.primary, "secondary": r.secondary, "inspiration": r.inspiration})
+        })
+        .collect();
+    if a.odds.wanted() {
+        let law = a.odds.law(&mechanic, ctx)?;
+        let dist = &law.dist;
+        let mut o = law.decorate(OddsReport::new(cmd, title).named(dist, |o, p| {
+            let text = order_text(o);
+            Row::new(crate::report::Label::named(&snake(&text), text), p).with(
+                "order",
+                json!(o.0.iter().map(|&i| names[i].clone()).collect::<Vec<_>>()),
+            )
+        }));
+        for (i, n) in names.iter().enumerate() {
+            let p = dist.probability_where(|o| o.0.first() == Some(&i));
+            if i == 0 {
+                o = o.summary("p_first", format!("{n} takes the first turn"), p);
+            } else if p > 0.0 {
+                o = o.footnote(format!("P({n} takes the first turn) = {:.4}%", p * 100.0));
+            }
+        }
+        return Ok(Report::Odds(
+            o.field("robots", Value::Array(robots))
+                .field("social", a.social),
+        ));
+    }
+    let seed = ctx.seed();
+    let order = dice_core::Roll::roll(&mechanic, &mut seed.rng());
+    Ok(Report::Roll(
+        RollReport::new(cmd, seed)
+            .line(title)
+            .line(format!("→ {}", order_text(&order)))
+            .field(
+                "order",
+                json!(
+                    order
+                        .0
+                        .iter()
+                        .map(|&i| names[i].clone())
+                        .collect::<Vec<_>>()
+                ),
+            )
+            .field("robots", Value::Array(robots))
+            .field("social", a.social),
+    ))
 }
 
 /// A roll with no options of its own.
@@ -388,6 +592,7 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
             }
         }
         RollKind::Fight(a) => fight(&a, rules, ctx),
+        RollKind::TurnOrder(a) => turn_order(&a, &rules, ctx),
     }
 }
 

@@ -76,6 +76,39 @@ totals rolled off.",
         after_help = "Examples:\n  dice scratch-rps initiative --stalking 2 --odds\n  dice scratch-rps initiative --stalking 1 --against 0 --odds"
     )]
     Initiative(InitiativeArgs),
+    /// Healing: a healing roll at difficulty 10 to revive or heal a character.
+    #[command(
+        long_about = "Healing (L99): the healer rolls d20 + healing level against difficulty \
+10. An incapacitated character (0 hit points) is revived to 1 hit point; an injured one \
+(below half his toughness, rounded up) is healed to 1 more than half his toughness; a healthy \
+character needs no healing. A healer without the healing ability cannot try.",
+        after_help = "Examples:\n  dice scratch-rps heal --level 1 --hp 0 --toughness 4 --odds\n  dice scratch-rps heal --level 2 --hp 1 --toughness 6 --seed 3"
+    )]
+    Heal(HealArgs),
+}
+
+/// `heal`.
+#[derive(Debug, clap::Args)]
+pub struct HealArgs {
+    /// The healer's level in healing.
+    #[arg(long, value_name = "N")]
+    pub level: u32,
+    /// The patient's hit points now (0: incapacitated).
+    #[arg(long, value_name = "N")]
+    pub hp: u32,
+    /// The patient's toughness: his maximum hit points.
+    #[arg(long, value_name = "N")]
+    pub toughness: u32,
+    /// Situational modifiers added to the die.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    #[command(flatten)]
+    pub odds: OddsFlag,
 }
 
 /// `initiative`.
@@ -187,6 +220,7 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Roll(a) => d20_roll(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
         RollKind::Fight(a) => fight(&a, rules, ctx),
+        RollKind::Heal(a) => heal(&a, &rules, ctx),
         RollKind::Initiative(a) => {
             let cmd = "scratch-rps initiative";
             let mine = dice_scratch_rps::Initiative::new(a.stalking)?;
@@ -307,6 +341,48 @@ fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .field("outcome", outcome_key(Outcome::Failure));
     }
     Ok(Report::Roll(report.field("roll", inputs)))
+}
+
+/// `dice scratch-rps heal`: the healer's roll (L99) and what it does to the patient.
+fn heal(a: &HealArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    use dice_scratch_rps::support::{Treatment, healing_roll};
+    let treatment = Treatment::needed(a.hp, a.toughness)?;
+    let healer = dice_scratch_rps::Character::from_levels([(Ability::Healing, a.level)])?;
+    let roll = healing_roll(&healer)?
+        .with_modifier(a.modifier)?
+        .with_rules(rules);
+    let after = treatment.hit_points_after(a.toughness);
+    let state = |hp: u32| snake(&Health::of(hp, a.toughness).to_string());
+    let title = format!(
+        "healing: {roll}, to {treatment} a character at {}/{} HP ({}) to {after} HP ({})",
+        a.hp,
+        a.toughness,
+        state(a.hp),
+        state(after)
+    );
+    let fields = vec![
+        ("level", json!(a.level)),
+        ("hp", json!(a.hp)),
+        ("toughness", json!(a.toughness)),
+        ("modifier", json!(a.modifier)),
+        ("treatment", json!(treatment.to_string())),
+        ("hp_after_success", json!(after)),
+    ];
+    super::named_mechanic(
+        "scratch-rps heal",
+        title,
+        &roll,
+        &a.odds,
+        ctx,
+        fields,
+        |o, d| {
+            o.summary(
+                "p_healed",
+                format!("the character is brought to {after} HP"),
+                d.probability_where(|x| x.is_success()),
+            )
+        },
+    )
 }
 
 const NO_ABILITY: &str = "no roll: without the ability (level 0) the action fails";

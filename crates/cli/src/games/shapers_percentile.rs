@@ -47,7 +47,13 @@ default), an opposed test (--defender-attribute and --defender-aptitude: a faile
 never hits, and a successful one hits unless the defender succeeds with a margin at least as \
 high; in melee, losing by 30 or more gives the defender a counter-attack \
 at +1 damage per 10 of the loss), or the optional passive defence (--passive N, deducted from \
-the attacker's margin). A hit does +1 damage per 10 points of the (net) margin."
+the attacker's margin). A hit does +1 damage per 10 points of the (net) margin.\n\n\
+With --weapon N, the damage a hit deals (L69–73): weapon + Physical Strength (--strength; \
+Physical Agility, --agility, for ranged attacks other than throwing) + the margin's bonus + \
+the outnumbering bonus (--outnumbering) − the victim's armour (--armour) and Fortitude \
+(--fortitude; skipped under --rule lethal=true), at least 0 (PC-A10). --odds then adds the \
+damage of each hit and the expected damage.",
+        after_help = "Examples:\n  dice shapers-percentile attack --attribute 12 --aptitude 30 --odds\n  dice shapers-percentile attack --attribute 12 --aptitude 30 --weapon 6 --strength 12 --armour 2 --fortitude 5 --odds"
     )]
     Attack(AttackArgs),
     /// A whole fight: a scene of combatants played to the end, or the exact odds of who wins.
@@ -202,6 +208,48 @@ pub struct AttackArgs {
     /// attacker's margin (no defender roll).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub passive: Option<i32>,
+    /// The weapon's damage: with it, the damage each hit deals.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub weapon: Option<i32>,
+    /// The attacker's Physical Strength, added to melee and thrown damage.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "weapon"
+    )]
+    pub strength: i32,
+    /// The attacker's Physical Agility, added to other ranged damage.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "weapon"
+    )]
+    pub agility: i32,
+    /// The outnumbering damage bonus (L67).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "weapon")]
+    pub outnumbering: u32,
+    /// The victim's armour against the blow.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "weapon"
+    )]
+    pub armour: i32,
+    /// The victim's Fortitude for the type of attack (Physical, Social or Mental).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        requires = "weapon"
+    )]
+    pub fortitude: i32,
     #[command(flatten)]
     pub odds: OddsFlag,
 }
@@ -350,6 +398,29 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
         Kind::Thrown => "thrown",
         Kind::Ranged => "ranged",
     };
+    let damage = match a.weapon {
+        Some(w) => Some(
+            dice_shapers_percentile::Damage::new(a.kind.into(), w, a.strength, a.agility)?
+                .outnumbering(a.outnumbering)?
+                .against(a.armour, a.fortitude)?,
+        ),
+        None => None,
+    };
+    let damage_json = damage.map_or(Value::Null, |_| {
+        json!({
+            "weapon": a.weapon,
+            "strength": a.strength,
+            "agility": a.agility,
+            "outnumbering": a.outnumbering,
+            "armour": a.armour,
+            "fortitude": a.fortitude,
+        })
+    });
+    // The damage the attacker's hit deals (a counter-attack's is the defender's weapon's).
+    let dealt = |o: &AttackOutcome| match (o, damage) {
+        (AttackOutcome::Hit { bonus }, Some(d)) => Some(d.dealt(*bonus, rules)),
+        _ => None,
+    };
     if a.odds.wanted() {
         let law = a.odds.law(&attack, ctx)?;
         let dist = &law.dist;
@@ -360,14 +431,41 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .decorate(OddsReport::new(cmd, title).named(dist, |o, p| {
                 let (label, bonus) = outcome_label(o);
                 let row = Row::new(label, p);
-                match bonus {
+                let row = match bonus {
                     Some(b) => row.with("bonus", b),
+                    None => row,
+                };
+                match dealt(o) {
+                    Some(d) => row.with("damage", d),
                     None => row,
                 }
             }))
             .summary("p_hit", "hit", p_hit);
         if p_counter > 0.0 {
             o = o.summary("p_counter_attack", "counter-attack", p_counter);
+        }
+        if damage.is_some() {
+            let expected: f64 = dist
+                .iter()
+                .filter_map(|(x, p)| dealt(x).map(|d| f64::from(d) * p))
+                .sum();
+            let mut by_damage: std::collections::BTreeMap<i32, f64> = Default::default();
+            for (x, p) in dist.iter() {
+                if let Some(d) = dealt(x) {
+                    *by_damage.entry(d).or_default() += p;
+                }
+            }
+            let text: Vec<String> = by_damage
+                .iter()
+                .map(|(d, p)| format!("{d} ({:.4}%)", p * 100.0))
+                .collect();
+            o = o
+                .footnote(format!("damage of a hit: {}", text.join(", ")))
+                .footnote(format!("expected damage per attack {expected:.4}"))
+                .field("expected_damage", expected);
+        }
+        if damage.is_some() {
+            o = o.field("damage", damage_json);
         }
         return Ok(Report::Odds(
             o.field("attacker", terms_json(&attacker))
@@ -378,10 +476,15 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let seed = ctx.seed();
     let e = attack.roll_exchange(&mut seed.rng());
     let (label, bonus) = outcome_label(&e.outcome);
+    let mut report = RollReport::new(cmd, seed).line(title).line(e.to_string());
+    if let Some(d) = dealt(&e.outcome) {
+        report = report.line(format!("damage {d}")).field("damage_dealt", d);
+    }
+    if damage.is_some() {
+        report = report.field("damage", damage_json);
+    }
     Ok(Report::Roll(
-        RollReport::new(cmd, seed)
-            .line(title)
-            .line(e.to_string())
+        report
             .field("attacker", terms_json(&attacker))
             .field("defence", defence_json)
             .field("kind", kind)

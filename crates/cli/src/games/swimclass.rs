@@ -60,7 +60,11 @@ implements) against a difficulty; each die whose value is at least the difficult
 success, adding 1 to the task's progress. The roll succeeds with one success (all of \
 the progress for an all-or-nothing task); a roll that did not succeed has a critical \
 for each natural 1 after the first. The skill advances when the roll succeeded, could \
-have failed, and every skill die succeeded showing 4 or more.")]
+have failed, and every skill die succeeded showing 4 or more.\n\n\
+--strain rolls a skill of rank 2 or more once at double rank, the skill reduced afterwards \
+(L87–89; SW-A9: by one rank unless --rule strain says otherwise). --push N pushes a task of \
+difficulty 3 or less: difficulty × N, and each success counts N toward the progress (L91–93; \
+SW-A10).")]
     Task(TaskArgs),
     /// An attack: attack dice against defense dice, blocked die against die.
     #[command(long_about = "A combat attack or opposed roll: the \
@@ -444,6 +448,14 @@ pub struct TaskArgs {
     /// Dice lent by others or held in reserve (aid another); they never advance.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub aid: u32,
+    /// Strain the skill: roll it once at double rank (rank 2 or more); it is reduced
+    /// afterwards.
+    #[arg(long)]
+    pub strain: bool,
+    /// Push the task ×N (difficulty 3 or less): difficulty × N, each success worth N
+    /// progress.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub push: Option<u32>,
     #[command(flatten)]
     pub odds: OddsFlag,
 }
@@ -797,15 +809,61 @@ fn criticals(law: &Dist<u32>) -> (Option<String>, Value) {
 
 fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let cmd = "swimclass task";
-    let dice = skill_dice(a.rank, &a.implement, a.aid)?;
-    let task = if a.all_or_nothing {
-        Task::all_or_nothing(a.difficulty, a.progress)?
+    // Straining rolls double the rank (L87–89); pushing multiplies the difficulty and what
+    // each success is worth, so the task needs the progress over N in successes (L91–93).
+    let strained = if a.strain {
+        Some(dice_swimclass::strain(a.rank, &rules)?)
     } else {
-        Task::over_rounds(a.difficulty, a.progress)?
+        None
+    };
+    let pushed = match a.push {
+        Some(n) => {
+            let base = u32::try_from(a.difficulty).map_err(|_| {
+                CliError::bad_input("only a task of difficulty 1 to 3 may be pushed (L91)")
+            })?;
+            Some(dice_swimclass::push(base, n)?)
+        }
+        None => None,
+    };
+    let rank = strained.map_or(a.rank, |s| s.dice);
+    let difficulty = pushed.map_or(a.difficulty, |p| {
+        i32::try_from(p.difficulty).unwrap_or(i32::MAX)
+    });
+    let needed = pushed.map_or(a.progress, |p| a.progress.div_ceil(p.factor));
+    let dice = skill_dice(rank, &a.implement, a.aid)?;
+    let task = if a.all_or_nothing {
+        Task::all_or_nothing(difficulty, needed)?
+    } else {
+        Task::over_rounds(difficulty, needed)?
     };
     let roll = TaskRoll::new(dice.clone(), task, rules)?;
-    let title = roll.to_string();
+    let mut title = roll.to_string();
+    if let Some(s) = strained {
+        title.push_str(&format!(
+            ", strained (rank {} rolled at double, rank {} afterwards)",
+            a.rank, s.rank_after
+        ));
+    }
+    if let Some(p) = pushed {
+        title.push_str(&format!(
+            ", pushed ×{} (difficulty {} × {}, each success worth {} progress: {needed} success(es) for progress {})",
+            p.factor, a.difficulty, p.factor, p.factor, a.progress
+        ));
+    }
     let fill = |o: &mut serde_json::Map<String, Value>| {
+        // Only when asked for, so that the JSON of a plain task keeps its fields.
+        if let Some(s) = strained {
+            o.insert(
+                "strain".into(),
+                json!({"dice": s.dice, "rank_after": s.rank_after}),
+            );
+        }
+        if let Some(p) = pushed {
+            o.insert(
+                "push".into(),
+                json!({"factor": p.factor, "difficulty": p.difficulty, "successes_needed": needed}),
+            );
+        }
         o.insert("rank".into(), json!(a.rank));
         o.insert("difficulty".into(), json!(a.difficulty));
         o.insert("progress".into(), json!(a.progress));
