@@ -873,6 +873,8 @@ pub struct DiceTerm {
     /// `u` / `uo`: rpg-dice-roller's unique: a die showing the face of an earlier die is
     /// rerolled (until it does not, or once).
     pub unique: Option<Unique>,
+    /// `mt…`: Roll20's matches: the term's value is the number of sets of matching dice.
+    pub matches: Option<Matches>,
     /// `cs…`: faces marked as critical successes (shown on the dice, no effect on the value).
     pub crit_success: Option<Cmp>,
     /// `cf…`: faces marked as critical failures (shown on the dice, no effect on the value).
@@ -926,6 +928,70 @@ impl fmt::Display for Unique {
     }
 }
 
+/// Roll20's dice matching with `mt`: the term's value is the number of sets of matching
+/// dice, that is of distinct values shown by at least `least` dice (2 unless written, as in
+/// `mt3`), counting only values passing `on` when given (Roll20's `mt3>4`). Written `mt`,
+/// `mt3`, `mt(>=4)`, `mt3(>=4)` in this crate's grammar (the test in parentheses, as a test
+/// right after the keyword would read as a success count).
+///
+/// ```
+/// use dice_notation::{Cmp, Matches};
+/// assert_eq!(Matches { least: 2, on: None }.to_string(), "mt");
+/// let m = Matches { least: 3, on: Some(Cmp::AtLeast(4)) };
+/// assert_eq!(m.to_string(), "mt3(>=4)");
+/// assert_eq!(m.sets(&[5, 5, 5, 2, 2]), 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Matches {
+    /// How many dice showing one value make a set (at least 1; Roll20's default is 2).
+    pub least: u32,
+    /// Only values passing this test make sets.
+    pub on: Option<Cmp>,
+}
+
+impl Matches {
+    /// The number of sets among the values `dice`: distinct values shown at least
+    /// [`least`](Matches::least) times that pass [`on`](Matches::on).
+    ///
+    /// ```
+    /// use dice_notation::Matches;
+    /// assert_eq!(Matches { least: 2, on: None }.sets(&[1, 1, 2, 2, 3, 4]), 2);
+    /// ```
+    pub fn sets(&self, dice: &[i64]) -> i64 {
+        let mut counts: std::collections::BTreeMap<i64, u32> = std::collections::BTreeMap::new();
+        for &v in dice {
+            *counts.entry(v).or_insert(0) += 1;
+        }
+        counts
+            .iter()
+            .filter(|&(&v, &c)| c >= self.least && self.passes(v))
+            .count() as i64
+    }
+
+    /// Whether a value may make a set (it passes the test, if any).
+    ///
+    /// ```
+    /// use dice_notation::{Cmp, Matches};
+    /// assert!(!Matches { least: 2, on: Some(Cmp::AtLeast(4)) }.passes(3));
+    /// ```
+    pub fn passes(&self, value: i64) -> bool {
+        self.on.as_ref().is_none_or(|c| c.test(value))
+    }
+}
+
+impl fmt::Display for Matches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("mt")?;
+        if self.least != 2 {
+            write!(f, "{}", self.least)?;
+        }
+        if let Some(c) = &self.on {
+            write!(f, "({c})")?;
+        }
+        Ok(())
+    }
+}
+
 /// The order in which the dice are shown (`sa` ascending, `sd` descending).
 ///
 /// ```
@@ -970,6 +1036,7 @@ impl DiceTerm {
             select: None,
             reroll_add: None,
             unique: None,
+            matches: None,
             crit_success: None,
             crit_failure: None,
             sort: None,
@@ -1036,6 +1103,9 @@ impl DiceTerm {
                 (false, None) => "df",
             })?;
             x.fmt_after_keyword(f)?;
+        }
+        if let Some(m) = &self.matches {
+            write!(f, "{m}")?;
         }
         if let Some(c) = &self.crit_success {
             f.write_str("cs")?;

@@ -6,8 +6,8 @@
 use dice_core::{Die, Explode, FaceSet, Keep, Pool, Streak, SuccessPool, Sum};
 
 use crate::ast::{
-    BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Relation, Select,
-    Sort, Span, StreakTerm, Unique,
+    BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Matches,
+    Relation, Select, Sort, Span, StreakTerm, Unique,
 };
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{MAX_CONSTANT, MAX_DICE, MAX_ROLLED, MAX_VALUE};
@@ -221,6 +221,7 @@ pub(crate) struct PoolSpec {
     pub(crate) select: Option<Select>,
     pub(crate) reroll_add: Option<Cmp>,
     pub(crate) unique: Option<Unique>,
+    pub(crate) matches: Option<Matches>,
     pub(crate) crit_success: Option<Cmp>,
     pub(crate) crit_failure: Option<Cmp>,
     pub(crate) sort: Option<Sort>,
@@ -319,11 +320,20 @@ impl PoolSpec {
             || !self.steps.is_empty()
             || self.reroll_add.is_some()
             || self.unique.is_some()
+            || self.matches.is_some()
             || self.explode.as_ref().is_some_and(|e| e.penetrate)
     }
 
     /// The least and greatest value of the term.
     fn bounds(&self) -> (i128, i128) {
+        if let Some(m) = &self.matches {
+            // At most one set per value that can make one, and `least` dice per set.
+            let values = (self.lo..=self.hi)
+                .filter(|&v| m.passes(self.clamp(v)))
+                .count();
+            let sets = (self.count / m.least.max(1)).min(values as u32);
+            return (0, sets.into());
+        }
         let (flo, fhi) = (i128::from(self.lo), i128::from(self.hi));
         let chain = self.explode.as_ref().map_or(1, |e| i128::from(e.cap) + 1);
         let compound = self.explode.as_ref().is_some_and(|e| e.compound);
@@ -823,6 +833,7 @@ pub(crate) fn pool_spec(t: &DiceTerm) -> PoolSpec {
             select: t.select.clone(),
             reroll_add: t.reroll_add.clone(),
             unique: t.unique.clone(),
+            matches: t.matches.clone(),
             crit_success: t.crit_success.clone(),
             crit_failure: t.crit_failure.clone(),
             sort: t.sort,

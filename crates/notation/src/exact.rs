@@ -1243,6 +1243,9 @@ fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
     if let Some(u) = &p.unique {
         return unique_law(p, u, b);
     }
+    if let Some(m) = &p.matches {
+        return matches_law(p, m, b);
+    }
     if !p.steps.is_empty() {
         return chained_pool_law(p, b);
     }
@@ -1360,6 +1363,107 @@ fn keep_exploding_law(
     // The tail stays unlisted: `into_dist` gives it back as `1 − Σp`.
     out.p.iter_mut().for_each(|q| *q = q.max(0.0));
     Ok(out)
+}
+
+/// Roll20's `mt`: the law of the number of sets of matching dice among `p.count`
+/// independent dice (after rerolls and clamps). The values are taken one at a time; given
+/// the dice the earlier values took, the number showing this value is binomial over the
+/// dice left, with this value's chance among the values not yet taken. State: dice taken
+/// so far and sets so far; the values failing the test are one value that never makes a
+/// set. Work: values × (dice + 1)² × (sets + 1), checked before it starts.
+fn matches_law(p: &PoolSpec, m: &crate::ast::Matches, b: &mut Budget) -> Result<Law, Fail> {
+    let plain = p.explode.is_none()
+        && p.keep == Keep::All
+        && p.select.is_none()
+        && p.steps.is_empty()
+        && p.success.is_none()
+        && p.failure.is_none()
+        && p.reroll_add.is_none();
+    if !plain {
+        return Err(Fail::Unsupported(
+            "sets of matches (`mt`) together with explosions, keep/drop or tests",
+        ));
+    }
+    // The law of one die's value, after clamps; values that cannot make a set pooled.
+    let mut values: HashMap<i64, f64> = HashMap::new();
+    let mut never = 0.0;
+    for (v, q) in face_law(p).iter() {
+        let v = p.clamp(v);
+        if m.passes(v) {
+            *values.entry(v).or_insert(0.0) += q;
+        } else {
+            never += q;
+        }
+    }
+    let mut probs: Vec<(f64, bool)> = values.into_values().map(|q| (q, true)).collect();
+    probs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if never > 0.0 {
+        probs.push((never, false));
+    }
+    let n = p.count as usize;
+    let least = m.least.max(1) as usize;
+    let most_sets = (n / least).min(probs.len());
+    let width = most_sets + 1;
+    b.charge(probs.len() as f64 * (n as f64 + 1.0).powi(2) * width as f64)?;
+    // ln k! for k ≤ n.
+    let mut ln_fact = vec![0.0f64; n + 1];
+    for k in 1..=n {
+        ln_fact[k] = ln_fact[k - 1] + (k as f64).ln();
+    }
+    let binomial = |r: usize, c: usize, q: f64| -> f64 {
+        if q >= 1.0 {
+            return if c == r { 1.0 } else { 0.0 };
+        }
+        if q <= 0.0 {
+            return if c == 0 { 1.0 } else { 0.0 };
+        }
+        let ln = ln_fact[r] - ln_fact[c] - ln_fact[r - c]
+            + c as f64 * q.ln()
+            + (r - c) as f64 * (-q).ln_1p();
+        ln.exp()
+    };
+    // dp[taken * width + sets]
+    let mut dp = vec![0.0f64; (n + 1) * width];
+    dp[0] = 1.0;
+    let mut left = probs.iter().map(|(q, _)| q).sum::<f64>();
+    let last = probs.len().saturating_sub(1);
+    for (i, &(q, counts)) in probs.iter().enumerate() {
+        // The last value takes every die left.
+        let share = if i == last || left <= 0.0 {
+            1.0
+        } else {
+            (q / left).min(1.0)
+        };
+        left -= q;
+        let mut next = vec![0.0f64; (n + 1) * width];
+        for taken in 0..=n {
+            let r = n - taken;
+            let row = &dp[taken * width..(taken + 1) * width];
+            if row.iter().all(|&x| x == 0.0) {
+                continue;
+            }
+            for c in 0..=r {
+                let w = binomial(r, c, share);
+                if w == 0.0 {
+                    continue;
+                }
+                let add = usize::from(counts && c >= least);
+                let to = (taken + c) * width;
+                for (sets, &x) in row.iter().enumerate() {
+                    if x != 0.0 {
+                        let s = (sets + add).min(most_sets);
+                        next[to + s] += x * w;
+                    }
+                }
+            }
+        }
+        dp = next;
+    }
+    Ok(Law {
+        offset: 0,
+        p: dp[n * width..].to_vec(),
+    }
+    .trim())
 }
 
 /// rpg-dice-roller's unique dice: dice-core's [`dice_core::Unique`], for plain dice with

@@ -52,6 +52,7 @@
 //! | penetrate | `!p`, `!!p` | [`Explosion::penetrate`] | this crate; keep/drop: `dice_core::Pool::kept_score` |
 //! | reroll and add, selections | `ra1`, `k(>3)`, `d(<2)` | [`DiceTerm::reroll_add`], [`Select`] | this crate: per-die law |
 //! | unique | `u`, `uo`, `u(=5)` | [`Unique`] | `dice_core::Unique` |
+//! | sets of matching dice | `6d6mt`, `5d6mt3(>=4)` | [`Matches`] | this crate: a multinomial over the faces |
 //! | computed dice | `(1d4)d8`, `2d(1d4+2)` | [`ComputedDice`], [`ExprKind::Computed`] | a mixture over the count's and sides' laws |
 //! | failures' values, criticals, sort | `sf<3`, `cs>=19`, `sd` | [`DiceTerm`] | per-die law; display only |
 //!
@@ -103,7 +104,7 @@ mod select;
 
 pub use ast::{
     BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm,
-    Relation, Reroll, Select, Sort, Span, StreakTerm, Unique,
+    Matches, Relation, Reroll, Select, Sort, Span, StreakTerm, Unique,
 };
 pub use dialect::{Dialect, UnknownDialect};
 pub use error::{NotationError, ParseError, ParseErrorKind};

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use dice_core::Keep;
 
 use crate::ast::{
-    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Relation, Reroll,
-    Select, Sort, Span, StreakTerm, Unique,
+    BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Matches, Relation,
+    Reroll, Select, Sort, Span, StreakTerm, Unique,
 };
 use crate::dialect::{Dialect, Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 use crate::error::{ParseError, ParseErrorKind};
@@ -99,6 +99,7 @@ struct TermSpans {
     failure: Span,
     select: Span,
     crit: Span,
+    matches: Span,
 }
 
 /// A failed check: what, and where.
@@ -289,6 +290,37 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
     if let Some(c) = &t.failure {
         check_cmp(c, s.failure)?;
     }
+    if let Some(m) = &t.matches {
+        if let Some(on) = &m.on {
+            check_cmp(on, s.matches)?;
+        }
+        out_of_range(
+            "dice in a set of matches",
+            m.least.into(),
+            1,
+            MAX_DICE.into(),
+            s.matches,
+        )?;
+        // The value is a count of sets: a keep, a test or added dice would need a ruling
+        // the reference does not give.
+        let other = t.explode.is_some()
+            || t.keep != Keep::All
+            || t.select.is_some()
+            || !t.steps.is_empty()
+            || t.success.is_some()
+            || t.failure.is_some()
+            || t.reroll_add.is_some()
+            || t.unique.is_some();
+        if other {
+            return invalid(
+                "`mt` (the number of sets of matching dice) goes only with rerolls, clamps, \
+                 criticals and sorting, not with explosions, keep/drop, unique dice or success \
+                 and failure tests"
+                    .into(),
+                s.matches,
+            );
+        }
+    }
     Ok(())
 }
 
@@ -309,6 +341,7 @@ pub(crate) fn check_term(t: &DiceTerm, span: Span) -> Check {
         failure: span,
         select: span,
         crit: span,
+        matches: span,
     };
     check_dice(t, &s)
 }
@@ -1113,6 +1146,7 @@ impl Parser<'_> {
                     failure: span,
                     select: keep_span,
                     crit: span,
+                    matches: span,
                 };
                 self.checked(check_dice(&t, &s))?;
                 return Ok(Expr {
@@ -1572,6 +1606,7 @@ impl Parser<'_> {
             ..TermSpans::default()
         };
         let syn = self.syn;
+        let mut library_keeps: Vec<Keep> = Vec::new();
         loop {
             let m = self.pos;
             // Explosions.
@@ -1799,14 +1834,44 @@ impl Parser<'_> {
                 });
                 continue;
             }
-            if syn.matches && self.eat("m") {
-                if self.eat("t") {
-                    return Err(self.invalid(
-                        "Roll20's `mt` (the number of sets of matching dice) is not supported"
-                            .into(),
-                        Span::new(m, self.pos),
-                    ));
+            // `mt`, `mt3`, Roll20's `mt3>4`; `mt3(>=4)` in this crate's grammar.
+            if (syn.matches || syn.canonical_extras) && self.eat("mt") {
+                let least = if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    let (n, span) = self.uint("the least dice in a set")?;
+                    self.checked(out_of_range(
+                        "dice in a set of matches",
+                        n.into(),
+                        1,
+                        MAX_DICE.into(),
+                        span,
+                    ))?;
+                    n as u32
+                } else {
+                    2
+                };
+                let on = if syn.canonical_extras {
+                    if self.eat("(") {
+                        let Some(on) = self.cmp()? else {
+                            return Err(self.unexpected("a test (as in `mt(>=4)`)"));
+                        };
+                        if !self.eat(")") {
+                            return Err(self.unexpected("`)`"));
+                        }
+                        Some(on)
+                    } else {
+                        None
+                    }
+                } else {
+                    self.cmp()?
+                };
+                if t.matches.is_some() {
+                    return Err(self.duplicate("a count of matches (`mt`)", m));
                 }
+                t.matches = Some(Matches { least, on });
+                s.matches = Span::new(m, self.pos);
+                continue;
+            }
+            if syn.matches && self.eat("m") {
                 // `m`, `m3`: highlights matching dice, no effect on the value.
                 if self.peek().is_some_and(|c| c.is_ascii_digit()) {
                     self.uint("the least matching dice")?;
@@ -1814,6 +1879,21 @@ impl Parser<'_> {
                 continue;
             }
             if let Some(keep) = self.keep_words()? {
+                // rpg-dice-roller: the keep and the drops are gathered, then ordered below.
+                if let (true, Kept::Keep(k)) = (syn.keep_then_drop, &keep) {
+                    let same = |a: &Keep| std::mem::discriminant(a) == std::mem::discriminant(k);
+                    if library_keeps.iter().any(same) {
+                        return Err(self.duplicate("a keep or drop (`kh`, `kl`, `dh`, `dl`)", m));
+                    }
+                    library_keeps.push(*k);
+                    s.keep = if library_keeps.len() > 1 {
+                        s.keep.join(Span::new(m, self.pos))
+                    } else {
+                        Span::new(m, self.pos)
+                    };
+                    s.select = s.keep;
+                    continue;
+                }
                 let kept = t.keep != Keep::All || t.select.is_some() || !t.steps.is_empty();
                 if kept && !self.chains(&keep) {
                     return Err(self.duplicate("a keep or drop (`kh`, `kl`, `dh`, `dl`)", m));
@@ -1897,6 +1977,17 @@ impl Parser<'_> {
                 return Err(self.unexpected("`dh` or `dl` (drop the highest or lowest dice)"));
             }
             break;
+        }
+        if !library_keeps.is_empty() {
+            let steps = crate::select::keep_then_drop(&library_keeps).ok_or_else(|| {
+                self.invalid(
+                    "keeping both the highest and the lowest dice (`kh` with `kl`) on one \
+                     term is not supported"
+                        .into(),
+                    s.keep,
+                )
+            })?;
+            (t.keep, t.select, t.steps) = crate::select::lower(steps);
         }
         let span = Span::new(start, self.pos);
         let plain_f = self

@@ -514,8 +514,12 @@ fn roll_pool_of<F: Faces>(p: &PoolSpec, count: u32, src: &mut F) -> (i64, Vec<Ro
         }
     }
     chain(&mut dice, &p.steps);
-    // A success count, or Foundry's `sf` without `cs` (failures count against the total).
-    let value = if p.success.is_some() || p.failure.is_some() {
+    // Roll20's `mt`: the number of sets of matching kept dice; a success count, or
+    // Foundry's `sf` without `cs` (failures count against the total).
+    let value = if let Some(m) = &p.matches {
+        let kept: Vec<i64> = dice.iter().filter(|d| d.kept).map(|d| d.value).collect();
+        m.sets(&kept)
+    } else if p.success.is_some() || p.failure.is_some() {
         let mut net = 0;
         for d in dice.iter_mut().filter(|d| d.kept) {
             d.success = p.success.as_ref().is_some_and(|x| x.test(d.value));

@@ -93,6 +93,49 @@ pub(crate) fn from_keep(keep: Keep) -> Option<Step> {
     })
 }
 
+/// rpg-dice-roller's keep and drops on one term (`3d10k1dh1`, `4d10dh1dl2`) as a chain:
+/// the library ranks every die once, keeps the dice its keep names and then drops those its
+/// drops name, each over all the dice (a drop can name a die the keep dropped). The dice
+/// left are a run of ranks, which steps among the dice still kept reach whatever the number
+/// of dice: a drop at the keep's end comes after the keep, one at the other end before it
+/// (`kh3dl1dh1` is `d(l1)`, `k(h3)`, `d(h1)`). `None` for a keep of both ends (`kh` with
+/// `kl`), whose run depends on the number of dice; at most one modifier of each kind.
+///
+/// ```
+/// use dice_notation::{Dialect, Expression};
+/// let e = Expression::parse_with("3d10k1dh1", Dialect::RpgDiceRoller)?;
+/// assert_eq!(e.to_string(), "3d10k(h1)d(h1)");
+/// # Ok::<(), dice_notation::ParseError>(())
+/// ```
+pub(crate) fn keep_then_drop(keeps: &[Keep]) -> Option<Vec<Step>> {
+    let mut keep = None;
+    let (mut low, mut high) = (None, None);
+    for k in keeps {
+        match k {
+            Keep::Highest(_) | Keep::Lowest(_) => {
+                if keep.is_some() {
+                    return None;
+                }
+                keep = Some(*k);
+            }
+            Keep::DropLowest(_) => low = Some(*k),
+            Keep::DropHighest(_) => high = Some(*k),
+            Keep::All => {}
+        }
+    }
+    let (before, after) = match keep {
+        Some(Keep::Lowest(_)) => (high, low),
+        _ => (low, high),
+    };
+    Some(
+        [before, keep, after]
+            .into_iter()
+            .flatten()
+            .filter_map(from_keep)
+            .collect(),
+    )
+}
+
 /// A selection as a step.
 pub(crate) fn from_select(s: &Select) -> Step {
     Step {

@@ -1178,3 +1178,135 @@ fn roll20_and_foundry_constructs() {
         count(dice(t, 3, 2), &|x| x - 1 == 1)
     });
 }
+
+/// The number of distinct values among `values` shown at least `least` times that pass
+/// `on`: Roll20's sets of matching dice, written out by hand.
+fn sets_of(values: &[i64], least: usize, on: &dyn Fn(i64) -> bool) -> i64 {
+    let distinct: BTreeSet<i64> = values.iter().copied().collect();
+    distinct
+        .into_iter()
+        .filter(|&v| on(v) && values.iter().filter(|&&x| x == v).count() >= least)
+        .count() as i64
+}
+
+/// Roll20's `mt`: the number of sets of matching dice, against every sequence of faces; with
+/// rerolls and clamps in this crate's grammar; and the chance of no set at all against
+/// `n!/(n−k)!/nᵏ` (every die a different face) for a pool too large to enumerate.
+#[test]
+fn sets_of_matching_dice() {
+    use dice_notation::Dialect::{Default, Roll20};
+    let any = |_: i64| true;
+    check_in(Roll20, "4d6mt", 4, move |t| {
+        sets_of(&dice(t, 4, 6), 2, &any)
+    });
+    check_in(Roll20, "2d6mt", 2, move |t| {
+        sets_of(&dice(t, 2, 6), 2, &any)
+    });
+    check_in(Roll20, "5d4mt3", 5, move |t| {
+        sets_of(&dice(t, 5, 4), 3, &any)
+    });
+    // Roll20's `>3` includes the 3.
+    check_in(Roll20, "5d4mt3>3", 5, |t| {
+        sets_of(&dice(t, 5, 4), 3, &|v| v >= 3)
+    });
+    check_in(Default, "5d4mt3(>=3)", 5, |t| {
+        sets_of(&dice(t, 5, 4), 3, &|v| v >= 3)
+    });
+    check_in(Default, "5d3mt(=2)", 5, |t| {
+        sets_of(&dice(t, 5, 3), 2, &|v| v == 2)
+    });
+    check_in(Default, "3d5mt1", 3, move |t| {
+        sets_of(&dice(t, 3, 5), 1, &any)
+    });
+    // Rerolled once, then matched.
+    check_in(Default, "3d4ro1mt", 6, move |t| {
+        let v: Vec<i64> = (0..3)
+            .map(|_| match die(t, 4) {
+                1 => die(t, 4),
+                f => f,
+            })
+            .collect();
+        sets_of(&v, 2, &any)
+    });
+    // Clamped values match: a 1 and a 2 both count as 2.
+    check_in(Default, "4d5min2mt", 4, move |t| {
+        let v: Vec<i64> = dice(t, 4, 5).into_iter().map(|x| x.max(2)).collect();
+        sets_of(&v, 2, &any)
+    });
+    // Fate dice: faces −1, 0, 1.
+    check_in(Default, "4dFmt", 4, move |t| {
+        let v: Vec<i64> = dice(t, 4, 3).into_iter().map(|x| x - 2).collect();
+        sets_of(&v, 2, &any)
+    });
+    // No set among 9d12: every die a different face.
+    let law = Expression::parse("9d12mt")
+        .unwrap_or_else(|err| panic!("9d12mt: {err}"))
+        .distribution()
+        .unwrap_or_else(|err| panic!("9d12mt: {err}"));
+    let none: f64 = (0..9).map(|i| f64::from(12 - i) / 12.0).product();
+    let p = law.probability(&Outcome::Number(0));
+    assert!((p - none).abs() < 1e-12, "9d12mt: P(0) {p}, formula {none}");
+    assert!((law.total() - 1.0).abs() < 1e-12);
+    // Refused where the value would need a ruling: with explosions, keep/drop, tests.
+    for text in ["6d6!mt", "6d6kh3mt", "6d6mt>=4", "6d6mtmt"] {
+        assert!(Expression::parse(text).is_err(), "{text} parsed");
+    }
+}
+
+/// rpg-dice-roller's keep and drops on one term: the library sorts every die once (ties in
+/// rolling order), its keep marks the dice outside the ranks it keeps, then each drop marks
+/// the ranks it names, over all the dice; the rest add up. Written out by ranks here.
+#[test]
+fn rpg_dice_roller_keep_and_drops_on_one_term() {
+    use dice_notation::Dialect::RpgDiceRoller;
+    // (keep highest q, keep lowest q, drop lowest r, drop highest r), by rank.
+    let by_ranks = |v: Vec<i64>, kh: usize, kl: usize, dl: usize, dh: usize| -> i64 {
+        let mut sorted = v;
+        sorted.sort_unstable();
+        let n = sorted.len();
+        sorted
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| {
+                let kept = (kh == 0 || i + kh >= n) && (kl == 0 || i < kl);
+                let dropped = i < dl || i + dh >= n;
+                kept && !dropped
+            })
+            .map(|(_, &x)| x)
+            .sum()
+    };
+    check_in(RpgDiceRoller, "3d6k1dh1", 3, move |t| {
+        by_ranks(dice(t, 3, 6), 1, 0, 0, 1)
+    });
+    check_in(RpgDiceRoller, "4d4k2d1", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 2, 0, 1, 0)
+    });
+    check_in(RpgDiceRoller, "4d4kh3dl1dh1", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 3, 0, 1, 1)
+    });
+    check_in(RpgDiceRoller, "4d4kl3dh2dl1", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 0, 3, 1, 2)
+    });
+    check_in(RpgDiceRoller, "4d4dl1kl2", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 0, 2, 1, 0)
+    });
+    check_in(RpgDiceRoller, "5d3dh1dl2", 5, move |t| {
+        by_ranks(dice(t, 5, 3), 0, 0, 2, 1)
+    });
+    // Rolled with faces given: the written order does not matter.
+    for text in ["5d6dh1kh3", "5d6kh3dh1"] {
+        let e = Expression::parse_with(text, RpgDiceRoller).unwrap_or_else(|err| panic!("{err}"));
+        let r = e
+            .roll_faces([6, 2, 5, 1, 4])
+            .unwrap_or_else(|err| panic!("{text}: {err}"));
+        // The highest three are 6, 5, 4; the 6 is then dropped.
+        assert_eq!(r.outcome, Outcome::Number(5 + 4), "{text}");
+    }
+    // A keep of both ends is refused, as is a modifier given twice.
+    for text in ["4d6kh1kl1", "4d6dl1dl2"] {
+        assert!(
+            Expression::parse_with(text, RpgDiceRoller).is_err(),
+            "{text}"
+        );
+    }
+}

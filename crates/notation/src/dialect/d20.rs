@@ -21,6 +21,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     explode: ExplodeWords::E,
     explosion_cap: false,
     keep: KeepWords::Selectors,
+    keep_then_drop: false,
     min_max: false,
     mi_ma: true,
     bare_success: false,

@@ -13,6 +13,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     explode: ExplodeWords::Bang { penetrate: true },
     explosion_cap: true,
     keep: KeepWords::Standard { bare_d: false },
+    keep_then_drop: false,
     min_max: true,
     mi_ma: false,
     bare_success: true,

@@ -16,6 +16,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     explode: ExplodeWords::X,
     explosion_cap: false,
     keep: KeepWords::Standard { bare_d: true },
+    keep_then_drop: false,
     min_max: true,
     mi_ma: false,
     bare_success: false,

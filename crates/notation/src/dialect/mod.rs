@@ -176,6 +176,9 @@ pub(crate) struct Syntax {
     /// `cap N` after an explosion.
     pub(crate) explosion_cap: bool,
     pub(crate) keep: KeepWords,
+    /// One keep and drops on one term, each over all the dice, keeps first
+    /// (rpg-dice-roller's `3d10k1dh1`, `4d10dh1dl2`).
+    pub(crate) keep_then_drop: bool,
     /// `minN`/`maxN` clamps.
     pub(crate) min_max: bool,
     /// `miN`/`maN` clamps (Avrae d20).

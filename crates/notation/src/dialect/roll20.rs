@@ -15,6 +15,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     explode: ExplodeWords::Bang { penetrate: true },
     explosion_cap: false,
     keep: KeepWords::Standard { bare_d: true },
+    keep_then_drop: false,
     min_max: false,
     mi_ma: false,
     bare_success: true,

@@ -17,6 +17,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     explode: ExplodeWords::Bang { penetrate: true },
     explosion_cap: false,
     keep: KeepWords::Standard { bare_d: true },
+    keep_then_drop: true,
     min_max: true,
     mi_ma: false,
     bare_success: true,
