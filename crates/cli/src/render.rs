@@ -110,56 +110,6 @@ pub fn write_json<W: Write>(report: &Report, out: &mut W) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// The top-level fields of an odds report's JSON object (as `OddsReport::to_json`), with
-/// `distribution` standing as `null` for the rows written in its place.
-fn odds_fields(o: &OddsReport) -> serde_json::Map<String, Value> {
-    let mut m = o.fields.clone();
-    m.insert("command".into(), json!(o.command));
-    m.insert("title".into(), json!(o.title));
-    m.insert("distribution".into(), Value::Null);
-    m.insert("tail".into(), json!(o.tail));
-    if let Some(mean) = o.mean {
-        m.insert("mean".into(), json!(mean));
-    }
-    if let Some(sd) = o.std_dev {
-        m.insert("std_dev".into(), json!(sd));
-    }
-    let quantiles = o.quantiles();
-    if !quantiles.is_empty() {
-        if let Some(median) = o.quantile(0.5) {
-            m.insert("median".into(), json!(median));
-        }
-        let q: serde_json::Map<String, Value> = quantiles
-            .iter()
-            .map(|&(q, x)| (format!("p{:02.0}", q * 100.0), json!(x)))
-            .collect();
-        m.insert("quantiles".into(), Value::Object(q));
-    }
-    for sm in &o.summary {
-        m.insert(sm.key.clone(), json!(sm.value));
-    }
-    match o.method {
-        Method::Exact => {
-            m.insert("method".into(), json!("exact"));
-        }
-        Method::MonteCarlo {
-            seed,
-            trials,
-            confidence,
-            standard_error,
-        } => {
-            m.insert("method".into(), json!("monte_carlo"));
-            m.insert("seed".into(), json!(seed.value));
-            m.insert("trials".into(), json!(trials));
-            m.insert("confidence".into(), json!(confidence));
-            if let Some(se) = standard_error {
-                m.insert("standard_error".into(), json!(se));
-            }
-        }
-    }
-    m
-}
-
 /// Writes `value` pretty-printed as it would appear nested `depth` levels deep.
 fn write_nested<W: Write>(out: &mut W, value: &Value, depth: usize) -> io::Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
@@ -181,7 +131,7 @@ fn write_scalar<W: Write, T: serde::Serialize + ?Sized>(out: &mut W, v: &T) -> i
 
 /// An odds report as JSON, its rows streamed.
 fn write_odds_json<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
-    let fields = odds_fields(o);
+    let fields = o.json_fields(Value::Null);
     out.write_all(b"{")?;
     for (i, (key, value)) in fields.iter().enumerate() {
         out.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;

@@ -367,29 +367,33 @@ impl OddsReport {
     /// `quantiles` (numeric only), the summaries, and for a simulation `seed`, `trials`,
     /// `confidence` and `standard_error`.
     pub fn to_json(&self) -> Value {
+        let cumulative = self.cumulative();
+        let distribution = Value::Array(
+            self.rows
+                .iter()
+                .zip(&cumulative)
+                .map(|(r, &(ge, le))| {
+                    let mut v = r.to_json();
+                    if self.numeric {
+                        if let Value::Object(m) = &mut v {
+                            m.insert("at_least".into(), json!(ge));
+                            m.insert("at_most".into(), json!(le));
+                        }
+                    }
+                    v
+                })
+                .collect(),
+        );
+        Value::Object(self.json_fields(distribution))
+    }
+
+    /// The JSON object's fields, with `distribution` given: the whole array for
+    /// [`OddsReport::to_json`], a placeholder where the JSON writer streams the rows itself.
+    pub(crate) fn json_fields(&self, distribution: Value) -> Map<String, Value> {
         let mut o = self.fields.clone();
         o.insert("command".into(), json!(self.command));
         o.insert("title".into(), json!(self.title));
-        let cumulative = self.cumulative();
-        o.insert(
-            "distribution".into(),
-            Value::Array(
-                self.rows
-                    .iter()
-                    .zip(&cumulative)
-                    .map(|(r, &(ge, le))| {
-                        let mut v = r.to_json();
-                        if self.numeric {
-                            if let Value::Object(m) = &mut v {
-                                m.insert("at_least".into(), json!(ge));
-                                m.insert("at_most".into(), json!(le));
-                            }
-                        }
-                        v
-                    })
-                    .collect(),
-            ),
-        );
+        o.insert("distribution".into(), distribution);
         o.insert("tail".into(), json!(self.tail));
         if let Some(m) = self.mean {
             o.insert("mean".into(), json!(m));
@@ -430,7 +434,7 @@ impl OddsReport {
                 }
             }
         }
-        Value::Object(o)
+        o
     }
 }
 

@@ -1341,6 +1341,28 @@ impl Parser<'_> {
             }
         }
     }
+    /// An optional compare point after a modifier (`u`, `mt`): written bare in the
+    /// dialects (`u=5`), in parentheses in this crate's grammar (`u(=5)`), where a bare test
+    /// would read as a success count. `expected` names the spelling in an error.
+    fn optional_test(
+        &mut self,
+        parenthesised: bool,
+        expected: &'static str,
+    ) -> PResult<Option<Cmp>> {
+        if !parenthesised {
+            return self.cmp();
+        }
+        if !self.eat("(") {
+            return Ok(None);
+        }
+        let Some(on) = self.cmp()? else {
+            return Err(self.unexpected(expected));
+        };
+        if !self.eat(")") {
+            return Err(self.unexpected("`)`"));
+        }
+        Ok(Some(on))
+    }
 
     /// A test with its operator: `>=5`, `<=5`, `>5`, `<5`, `=5`, `={1,2}`; `<>5` and `!=5`
     /// where the dialect has them; in Roll20, `>5` and `<5` include the 5.
@@ -1540,7 +1562,13 @@ impl Parser<'_> {
             DieKind::Fudge
         } else if self.eat("%") {
             DieKind::Sides(100)
-        } else if (self.syn.coin || self.syn.canonical_extras) && self.eat_word("c") {
+        } else if (self.syn.coin || self.syn.canonical_extras)
+            && self.looking_at("c")
+            && !self.looking_at("cc")
+        {
+            // A coin, its modifiers may follow at once (`dCr0`, the canonical form of
+            // `dc` rerolled); `dcc1` is Foundry's call, below.
+            self.pos += 1;
             DieKind::Coin
         } else if self.syn.coin && self.syn.foundry_counting && self.looking_at("cc") {
             // Foundry's call, `dcc1`: the coin, then `c` and the face called.
@@ -1733,21 +1761,7 @@ impl Parser<'_> {
                 }
                 // rpg-dice-roller's compare point: only duplicates passing it are rerolled
                 // (`u=5`; `u(=5)` in this crate's grammar, where `u=5` counts fives).
-                let on = if syn.canonical_extras {
-                    if self.eat("(") {
-                        let Some(on) = self.cmp()? else {
-                            return Err(self.unexpected("a test (as in `u(=5)`)"));
-                        };
-                        if !self.eat(")") {
-                            return Err(self.unexpected("`)`"));
-                        }
-                        Some(on)
-                    } else {
-                        None
-                    }
-                } else {
-                    self.cmp()?
-                };
+                let on = self.optional_test(syn.canonical_extras, "a test (as in `u(=5)`)")?;
                 t.unique = Some(Unique { once, on });
                 s.unique = Span::new(m, self.pos);
                 continue;
@@ -1849,21 +1863,7 @@ impl Parser<'_> {
                 } else {
                     2
                 };
-                let on = if syn.canonical_extras {
-                    if self.eat("(") {
-                        let Some(on) = self.cmp()? else {
-                            return Err(self.unexpected("a test (as in `mt(>=4)`)"));
-                        };
-                        if !self.eat(")") {
-                            return Err(self.unexpected("`)`"));
-                        }
-                        Some(on)
-                    } else {
-                        None
-                    }
-                } else {
-                    self.cmp()?
-                };
+                let on = self.optional_test(syn.canonical_extras, "a test (as in `mt(>=4)`)")?;
                 if t.matches.is_some() {
                     return Err(self.duplicate("a count of matches (`mt`)", m));
                 }

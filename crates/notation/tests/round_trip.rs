@@ -238,3 +238,24 @@ fn trees_deeper_than_any_input_are_refused() {
     let err = Expression::from_expr(e).unwrap_err();
     assert!(matches!(err.kind(), ParseErrorKind::TooDeep { max: 1000 }));
 }
+
+/// A coin with modifiers prints them right after its `C` (`1dCr2!2>=1`): that form must read
+/// back. The fuzzer found `1dc!2222222r22223222>=1` printing a form that did not.
+#[test]
+fn coins_with_modifiers_read_back() {
+    for text in [
+        "1dc!2222222r22223222>=1",
+        "1dc!2r2>=1",
+        "3dCr0",
+        "2dCkh1",
+        "4dCs",
+    ] {
+        let e =
+            dice_notation::Expression::parse(text).unwrap_or_else(|err| panic!("{text}: {err}"));
+        let canonical = e.to_string();
+        let again = dice_notation::Expression::parse(&canonical)
+            .unwrap_or_else(|err| panic!("{text} → {canonical}: {err}"));
+        assert_eq!(again, e, "{text} → {canonical}");
+        assert_eq!(again.to_string(), canonical);
+    }
+}

@@ -131,10 +131,10 @@ method's whole roll: Body Type, Vocalization, gender and Size rolled on their ta
     /// Turn order: robots ranked by Perception, Locomotion, Inspiration; ties rolled off.
     #[command(
         name = "turn-order",
-        long_about = "The initial turn order of an extended conflict (L291–299, L1992–2041): \
+        long_about = "The initial turn order of an extended conflict: \
 robots ranked by Perception, then Locomotion, then current Inspiration (social conflicts: \
-Processor, Perception, Inspiration, L366); robots tied on all three roll the tie die (a d10 in \
-combat, the rules' die in a social conflict), re-rolling while still tied (A16). Give each \
+Processor, Perception, Inspiration); robots tied on all three roll the tie die (a d10 in \
+combat, the rules' die in a social conflict), re-rolling while still tied. Give each \
 robot as --robot [NAME=]PERCEPTION:LOCOMOTION:INSPIRATION (social: \
 PROCESSOR:PERCEPTION:INSPIRATION), top rank first or in any order. --odds gives the chance of \
 every order: the roll-offs favour no one, so each order of a tied group is equally likely.",

@@ -78,7 +78,7 @@ totals rolled off.",
     Initiative(InitiativeArgs),
     /// Healing: a healing roll at difficulty 10 to revive or heal a character.
     #[command(
-        long_about = "Healing (L99): the healer rolls d20 + healing level against difficulty \
+        long_about = "Healing: the healer rolls d20 + healing level against difficulty \
 10. An incapacitated character (0 hit points) is revived to 1 hit point; an injured one \
 (below half his toughness, rounded up) is healed to 1 more than half his toughness; a healthy \
 character needs no healing. A healer without the healing ability cannot try.",

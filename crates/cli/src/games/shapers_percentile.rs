@@ -229,7 +229,7 @@ pub struct AttackArgs {
         requires = "weapon"
     )]
     pub agility: i32,
-    /// The outnumbering damage bonus (L67).
+    /// The outnumbering damage bonus (outnumbering by reach in melee).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "weapon")]
     pub outnumbering: u32,
     /// The victim's armour against the blow.

@@ -819,7 +819,7 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
     let pushed = match a.push {
         Some(n) => {
             let base = u32::try_from(a.difficulty).map_err(|_| {
-                CliError::bad_input("only a task of difficulty 1 to 3 may be pushed (L91)")
+                CliError::bad_input("only a task of difficulty 1 to 3 may be pushed")
             })?;
             Some(dice_swimclass::push(base, n)?)
         }
