@@ -515,16 +515,6 @@ impl Parser<'_> {
         }
     }
 
-    /// Consumes `s` unless a letter follows it (`s` but not `sort`).
-    fn eat_word(&mut self, s: &str) -> bool {
-        let after = self.rest().get(s.len()..).and_then(|r| r.chars().next());
-        if self.looking_at(s) && !after.is_some_and(|c| c.is_ascii_alphabetic()) {
-            self.pos += s.len();
-            return true;
-        }
-        false
-    }
-
     fn error(&self, kind: ParseErrorKind, span: Span) -> ParseError {
         ParseError::new(kind, span, self.src)
     }
