@@ -252,7 +252,9 @@ fn route_term(t: &DiceTerm, limit: u64) -> Option<Routed> {
         && !t.failure_value
         && t.select.is_none()
         && t.reroll_add.is_none()
-        && t.unique.is_none();
+        && t.unique.is_none()
+        && t.matches.is_none()
+        && t.steps.is_empty();
     if !plain || t.count == 0 {
         return None;
     }
@@ -519,6 +521,9 @@ mod tests {
             "2d6*2",
             "3d6min2",
             "4d6kh3>=4",
+            "6d6mt",
+            "10d6kh5k(l2)",
+            "8d6k(h5,l2)",
         ] {
             let e = Expression::parse(text).unwrap();
             assert!(route(&e, 1_000_000).is_none(), "{text} was routed");
