@@ -267,6 +267,16 @@ impl Exact for Unique {
         let l = self.max_rerolls();
         let mut states: BTreeMap<(u128, Summary), f64> = BTreeMap::new();
         states.insert((0, if keep_all { alloc::vec![0] } else { Vec::new() }), 1.0);
+        // Before any work: after i dice every set of i distinct values is a state of its own
+        // (all dice differing has a positive chance), so the work below is at least
+        // Σ_{i<n} C(s, i)·s·(…) — refuse at once when that alone is over the budget.
+        let per_state = f64::from(s) * (f64::from(k.min(8)) + 40.0);
+        let (mut sets, mut least) = (1.0_f64, 0.0_f64);
+        for i in 0..n.min(s + 1) {
+            least += sets * per_state;
+            sets = sets * f64::from(s - i) / f64::from(i + 1);
+        }
+        check_work("unique dice", least)?;
         let mut work = 0.0;
         for _ in 0..n {
             // Each state moves to at most s others; a map insert costs a few dozen steps.
