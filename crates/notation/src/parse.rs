@@ -102,6 +102,30 @@ struct TermSpans {
     matches: Span,
 }
 
+impl TermSpans {
+    /// Every part of a term at one place (a term built from another, whose errors all point
+    /// at the one span).
+    fn all(span: Span) -> TermSpans {
+        TermSpans {
+            count: span,
+            die: span,
+            reroll: span,
+            unique: span,
+            reroll_add: span,
+            explode: span,
+            cap: span,
+            min: span,
+            max: span,
+            keep: span,
+            success: span,
+            failure: span,
+            select: span,
+            crit: span,
+            matches: span,
+        }
+    }
+}
+
 /// A failed check: what, and where.
 type Check = Result<(), (ParseErrorKind, Span)>;
 
@@ -326,23 +350,7 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
 
 /// Checks a dice term built from another (a computed term's dice), every error at `span`.
 pub(crate) fn check_term(t: &DiceTerm, span: Span) -> Check {
-    let s = TermSpans {
-        count: span,
-        die: span,
-        reroll: span,
-        unique: span,
-        reroll_add: span,
-        explode: span,
-        cap: span,
-        min: span,
-        max: span,
-        keep: span,
-        success: span,
-        failure: span,
-        select: span,
-        crit: span,
-        matches: span,
-    };
+    let s = TermSpans::all(span);
     check_dice(t, &s)
 }
 
@@ -1122,21 +1130,9 @@ impl Parser<'_> {
                     t.failure = g.failure;
                 }
                 let s = TermSpans {
-                    count: span,
-                    die: span,
-                    reroll: span,
-                    unique: span,
-                    reroll_add: span,
-                    explode: span,
-                    cap: span,
-                    min: span,
-                    max: span,
                     keep: keep_span,
-                    success: span,
-                    failure: span,
                     select: keep_span,
-                    crit: span,
-                    matches: span,
+                    ..TermSpans::all(span)
                 };
                 self.checked(check_dice(&t, &s))?;
                 return Ok(Expr {
