@@ -842,3 +842,44 @@ fn known_finite_laws_have_no_tail() {
         }
     }
 }
+
+/// The constructs added for the dialects, rolled against their exact laws well beyond the
+/// small cases their enumeration tests cover: many dice, wide dice, extreme tests.
+#[test]
+fn dialect_constructs_roll_their_exact_law_at_size() {
+    use dice_notation::Dialect;
+    let cases: [(&str, Dialect); 10] = [
+        ("60d6mt", Dialect::Default),
+        ("40d20mt3(>=15)", Dialect::Default),
+        ("12d10k(h4,l2)", Dialect::Default),
+        ("15d6kh8k(l3)", Dialect::Default),
+        ("(2d6)d20", Dialect::Default),
+        ("3d(1d100+20)", Dialect::Default),
+        ("5d40u", Dialect::Default),
+        ("10d10r1!kh3", Dialect::Default),
+        ("40dF.1", Dialect::RpgDiceRoller),
+        ("{3d20+5}>21", Dialect::Roll20),
+    ];
+    // One family of tests of its own: each case at FAMILY_ALPHA / cases.
+    let alpha = FAMILY_ALPHA / cases.len() as f64;
+    for (text, dialect) in cases {
+        let e = Expression::parse_with(text, dialect).unwrap_or_else(|err| panic!("{text}: {err}"));
+        let law = e
+            .distribution()
+            .unwrap_or_else(|err| panic!("`{text}`: no exact law: {err}"));
+        assert!(
+            (law.total() - 1.0).abs() <= 1e-9,
+            "`{text}`: total {}",
+            law.total()
+        );
+        let mut r = rng(seed_of(text));
+        let seen = dice_testkit::histogram(20_000, || Roll::roll(&e, &mut r));
+        assert_fits(
+            &format!("`{text}` ({dialect})"),
+            &law,
+            &seen,
+            alpha,
+            MAX_CELLS,
+        );
+    }
+}
