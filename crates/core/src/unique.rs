@@ -253,8 +253,9 @@ impl Exact for Unique {
     ///
     /// # Errors
     /// [`Error::Unsupported`] for dice over [`UNIQUE_MAX_EXACT_SIDES`] sides;
-    /// [`Error::TooComplex`] when the states would exceed [`crate::MAX_EXACT_WORK`] (about
-    /// ten dice of twenty sides and more).
+    /// [`Error::TooComplex`] when the states would exceed [`crate::MAX_EXACT_WORK`]: at once
+    /// when the sets of distinct values alone would (`10d25u`), otherwise as the states grow
+    /// (`10d20u` is answered, `12d20u` refused after a few seconds).
     fn distribution(&self) -> Result<Dist<i64>, Error> {
         let s = self.die.sides();
         if s > UNIQUE_MAX_EXACT_SIDES {
