@@ -536,6 +536,18 @@ impl Parser<'_> {
     }
 
     /// "expected …, found …" at the current position.
+    /// Refuses a die too large to list its faces one by one (the union of Roll20's repeated
+    /// rerolls or markers, the faces failing a test): its size is checked only after its
+    /// modifiers, and listing a huge die's faces first would take seconds and gigabytes
+    /// (found by fuzzing: `d777777416rr2d20`).
+    fn listable(&self, (lo, hi): (i64, i64), expected: &'static str) -> PResult<()> {
+        if hi.saturating_sub(lo) >= i64::from(MAX_SIDES) {
+            Err(self.unexpected(expected))
+        } else {
+            Ok(())
+        }
+    }
+
     fn unexpected(&self, expected: &'static str) -> ParseError {
         let rest = self.rest();
         let (found, len) = match rest.chars().next() {
@@ -1730,6 +1742,7 @@ impl Parser<'_> {
                         match &mut t.reroll {
                             // Roll20's `r1r3`: more faces rerolled the same way.
                             Some(r) if r.once == once && syn.name == "roll20" => {
+                                self.listable(die.faces(), "a smaller die before a second reroll")?;
                                 r.on = union_on_faces(&r.on, &on, die);
                             }
                             Some(_) => return Err(self.duplicate("a reroll", m)),
@@ -1806,7 +1819,10 @@ impl Parser<'_> {
                 };
                 match slot {
                     // Roll20's `cs20cs10`: more faces marked the same way.
-                    Some(prev) if syn.name == "roll20" => *prev = union_on_faces(prev, &on, die),
+                    Some(prev) if syn.name == "roll20" => {
+                        self.listable(die.faces(), "a smaller die before a second marker")?;
+                        *prev = union_on_faces(prev, &on, die);
+                    }
                     Some(_) => return Err(self.duplicate("a critical marker (`cs`, `cf`)", m)),
                     None => *slot = Some(on),
                 }
@@ -2154,6 +2170,7 @@ impl Parser<'_> {
                     if counted_failures {
                         return Ok(Foundry::Negated);
                     }
+                    self.listable((lo, hi), "a smaller die before `df`")?;
                     self.die_default = true;
                     complement(t.success.as_ref().unwrap_or(&Cmp::Exactly(lo)), lo, hi)
                 }
