@@ -117,13 +117,16 @@ impl<T: Ord + Clone> Dist<T> {
         Ok(Dist { tail, ..d })
     }
 
-    /// From sorted distinct outcomes; drops zero entries.
-    pub(crate) fn from_sorted(outcomes: Vec<T>, probs: Vec<f64>, tail: f64) -> Self {
-        let (outcomes, probs) = outcomes
-            .into_iter()
-            .zip(probs)
-            .filter(|(_, p)| *p > 0.0)
-            .unzip();
+    /// From sorted distinct outcomes; drops zero entries, in place (a law of millions of
+    /// outcomes is not copied to do it).
+    pub(crate) fn from_sorted(mut outcomes: Vec<T>, mut probs: Vec<f64>, tail: f64) -> Self {
+        debug_assert_eq!(outcomes.len(), probs.len());
+        if probs.iter().any(|p| !(*p > 0.0)) {
+            // `retain` visits the elements once each, in order.
+            let mut listed = probs.iter().map(|p| *p > 0.0);
+            outcomes.retain(|_| listed.next() == Some(true));
+            probs.retain(|p| *p > 0.0);
+        }
         Dist {
             outcomes,
             probs,
@@ -235,7 +238,14 @@ impl<T: Ord + Clone> Dist<T> {
 
     /// The law of `f(outcome)`. The tail is carried over as is.
     pub fn map<U: Ord + Clone>(&self, mut f: impl FnMut(&T) -> U) -> Dist<U> {
-        let (outcomes, probs) = merge(self.iter().map(|(o, p)| (f(o), p)).collect());
+        let mapped: Vec<U> = self.outcomes.iter().map(&mut f).collect();
+        if mapped.windows(2).all(|w| w[0] < w[1]) {
+            // The order is kept (a relabelling such as numbers into outcomes): no pairs to
+            // sort or merge, so the new law is one array of outcomes beside a copy of the
+            // probabilities.
+            return Dist::from_sorted(mapped, self.probs.clone(), self.tail);
+        }
+        let (outcomes, probs) = merge(mapped.into_iter().zip(self.probs.iter().copied()).collect());
         Dist::from_sorted(outcomes, probs, self.tail)
     }
 
@@ -1050,6 +1060,37 @@ fn window_sums_blocks(a: &[f64], w: usize, len: usize) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn map_keeps_or_rebuilds_the_order_and_merges_equal_images() {
+        let d = Dist::from_pairs([(1, 0.1), (2, 0.2), (3, 0.3), (4, 0.4)]).unwrap();
+        // Order kept: the same probabilities, relabelled.
+        let up = d.map(|&o| o * 10);
+        assert_eq!(up.outcomes(), &[10, 20, 30, 40]);
+        assert_eq!(up.probabilities(), d.probabilities());
+        // Order reversed: sorted again.
+        let down = d.map(|&o| -o);
+        assert_eq!(down.outcomes(), &[-4, -3, -2, -1]);
+        assert_eq!(down.probabilities(), &[0.4, 0.3, 0.2, 0.1]);
+        // Not one to one: equal images merged (odd 0.1 + 0.3, even 0.2 + 0.4).
+        let parity = d.map(|&o| o % 2);
+        assert_eq!(parity.outcomes(), &[0, 1]);
+        assert!((parity.probability(&0) - (0.2 + 0.4)).abs() < 1e-15);
+        assert!((parity.probability(&1) - (0.1 + 0.3)).abs() < 1e-15);
+        // Monotone but not strictly: merged too.
+        let halves = d.map(|&o| o / 2);
+        assert_eq!(halves.outcomes(), &[0, 1, 2]);
+        assert!((halves.probability(&1) - (0.2 + 0.3)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn from_sorted_drops_zero_entries_in_place() {
+        let d = Dist::from_sorted(vec![1, 2, 3, 4, 5], vec![0.0, 0.5, 0.0, 0.5, 0.0], 0.0);
+        assert_eq!(d.outcomes(), &[2, 4]);
+        assert_eq!(d.probabilities(), &[0.5, 0.5]);
+        let kept = Dist::from_sorted(vec![1, 2], vec![0.25, 0.75], 0.0);
+        assert_eq!(kept.outcomes(), &[1, 2]);
+    }
 
     #[test]
     fn nothing_has_probability_plus_zero() {
