@@ -121,7 +121,7 @@ impl<T: Ord + Clone> Dist<T> {
     /// outcomes is not copied to do it).
     pub(crate) fn from_sorted(mut outcomes: Vec<T>, mut probs: Vec<f64>, tail: f64) -> Self {
         debug_assert_eq!(outcomes.len(), probs.len());
-        if probs.iter().any(|p| !(*p > 0.0)) {
+        if !probs.iter().all(|p| *p > 0.0) {
             // `retain` visits the elements once each, in order.
             let mut listed = probs.iter().map(|p| *p > 0.0);
             outcomes.retain(|_| listed.next() == Some(true));
