@@ -103,6 +103,7 @@ fn number(outcome: Outcome) -> i64 {
     match outcome {
         Outcome::Number(n) => n,
         Outcome::Versus(_) => unreachable!("no workload compares"),
+        Outcome::Fraction(_) => unreachable!("no workload divides exactly"),
     }
 }
 

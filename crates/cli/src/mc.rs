@@ -254,7 +254,8 @@ fn route_term(t: &DiceTerm, limit: u64) -> Option<Routed> {
         && t.reroll_add.is_none()
         && t.unique.is_none()
         && t.matches.is_none()
-        && t.steps.is_empty();
+        && t.steps.is_empty()
+        && t.sequence.is_empty();
     if !plain || t.count == 0 {
         return None;
     }

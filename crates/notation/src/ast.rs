@@ -295,6 +295,10 @@ pub enum BinOp {
     DivRound,
     /// `trunc(x/y)`: division rounding toward zero (Avrae d20's total of a `/`).
     DivTrunc,
+    /// `exact(x/y)`: exact division, whose value may be a fraction (the `/` of Roll20,
+    /// Foundry VTT, Avrae d20 and rpg-dice-roller, and their decimals: `1.5` is
+    /// `exact(3/2)`); this crate's own `/` rounds toward −∞.
+    DivExact,
     /// `%`: the remainder of the division rounding toward negative infinity (Python's `%`;
     /// the sign of the divisor).
     Mod,
@@ -315,7 +319,7 @@ impl BinOp {
             BinOp::Add | BinOp::Sub => 1,
             BinOp::Mul | BinOp::Div | BinOp::Mod => 2,
             BinOp::Pow => 4,
-            BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Rem => 5,
+            BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::DivExact | BinOp::Rem => 5,
         }
     }
 
@@ -325,6 +329,7 @@ impl BinOp {
             BinOp::DivCeil => Some("ceil"),
             BinOp::DivRound => Some("round"),
             BinOp::DivTrunc => Some("trunc"),
+            BinOp::DivExact => Some("exact"),
             _ => None,
         }
     }
@@ -341,6 +346,7 @@ impl fmt::Display for BinOp {
             BinOp::DivCeil => "ceil",
             BinOp::DivRound => "round",
             BinOp::DivTrunc => "trunc",
+            BinOp::DivExact => "exact",
             BinOp::Mod => "%",
             BinOp::Rem => "rem",
             BinOp::Pow => "**",
@@ -438,11 +444,21 @@ impl fmt::Display for Select {
 /// A group of expressions, each rolled once: `{a, b, …}` with keep/drop, a selection and
 /// a success test (with failures) applied to the items' values as to dice.
 ///
+/// A group of one value is written with a comma after it (`{4d6,}>10`: 1 if the total of
+/// 4d6 is above 10; rpg-dice-roller's `{4d6}>10`, Avrae d20's `(4d6,)`), since `{4d6}>10`
+/// counts the dice of its one item (Roll20's reading). A group of one item keeping its
+/// dice ([`GroupTerm::dice`]) keeps or drops among every die of the item and computes the
+/// item with the dice it kept (rpg-dice-roller's `{4d10*(2+5d6)}k2`).
+///
 /// ```
 /// use dice_notation::Expression;
 /// let e = Expression::parse("{4d6kh3, 4d6kh3}kh1")?;
 /// assert_eq!(e.to_string(), "{4d6kh3, 4d6kh3}kh1");
-/// # Ok::<(), dice_notation::ParseError>(())
+/// let total = Expression::parse("{4d6,}>10")?;
+/// assert_eq!(total.roll_faces([4, 5, 1, 3])?.total, 1);
+/// let dice = Expression::parse("{4d10*(2+5d6)}kh2")?;
+/// assert_eq!(dice.roll_faces([8, 1, 4, 1, 1, 6, 1, 5, 3])?.total, 8 * (2 + 6));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GroupTerm {
@@ -459,6 +475,13 @@ pub struct GroupTerm {
     /// Keep/drop steps applied one after the other, after `keep` and `select` (Avrae d20's
     /// chained selectors, `(1, 2, 3)kh1kl1`); empty for the rest.
     pub steps: Vec<crate::select::Step>,
+    /// The keep/drop chooses among the dice of the one item, which is then computed with
+    /// the dice it kept (a dropped die counts 0 in its term): rpg-dice-roller's single
+    /// sub-roll, `{4d10*(2+5d6)}k2`. The dice are ranked by value, then by the order they
+    /// were rolled (a later die ranks higher: `kh` keeps it among equal values, `kl` keeps
+    /// the earlier). Only plain dice, numbers, arithmetic and `min`/`max`/`abs`/`sign` may
+    /// stand in the item, and no success test.
+    pub dice: bool,
 }
 
 impl fmt::Display for GroupTerm {
@@ -469,6 +492,10 @@ impl fmt::Display for GroupTerm {
                 f.write_str(", ")?;
             }
             fmt_operand(a, a.precedence() == 0, f)?;
+        }
+        // One value (not its dice): a comma after it.
+        if self.items.len() == 1 && !self.dice {
+            f.write_str(",")?;
         }
         f.write_str("}")?;
         write!(f, "{}", self.keep)?;
@@ -505,6 +532,20 @@ pub enum Func {
     Abs,
     /// The sign of its one argument: −1, 0 or 1 (`sign(1d6-1d6)`).
     Sign,
+    /// Its one argument rounded toward −∞, where that argument is a fraction
+    /// (`floor(exact(1d6/2)+exact(1/2))`; a `floor` of one division is the division
+    /// [`BinOp::Div`]).
+    Floor,
+    /// Its one argument (a fraction) rounded toward +∞.
+    Ceil,
+    /// Its one argument (a fraction) rounded to the nearest, halves up (JavaScript's
+    /// `Math.round`, as Roll20 and Foundry VTT round).
+    Round,
+    /// Its one argument (a fraction) rounded to the nearest, halves away from zero
+    /// (`round_away`: mathjs's `round`, as rpg-dice-roller rounds; `round(-1.5)` is −2).
+    RoundAway,
+    /// Its one argument (a fraction) rounded toward 0.
+    Trunc,
 }
 
 impl Func {
@@ -514,7 +555,29 @@ impl Func {
     /// assert!(dice_notation::Func::Abs.is_unary());
     /// ```
     pub fn is_unary(self) -> bool {
-        matches!(self, Func::Abs | Func::Sign)
+        matches!(
+            self,
+            Func::Abs
+                | Func::Sign
+                | Func::Floor
+                | Func::Ceil
+                | Func::Round
+                | Func::RoundAway
+                | Func::Trunc
+        )
+    }
+
+    /// Whether the function rounds its argument to a whole number.
+    ///
+    /// ```
+    /// assert!(dice_notation::Func::RoundAway.is_rounding());
+    /// assert!(!dice_notation::Func::Abs.is_rounding());
+    /// ```
+    pub fn is_rounding(self) -> bool {
+        matches!(
+            self,
+            Func::Floor | Func::Ceil | Func::Round | Func::RoundAway | Func::Trunc
+        )
     }
 }
 
@@ -525,6 +588,11 @@ impl fmt::Display for Func {
             Func::Max => "max",
             Func::Abs => "abs",
             Func::Sign => "sign",
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Round => "round",
+            Func::RoundAway => "round_away",
+            Func::Trunc => "trunc",
         })
     }
 }
@@ -633,6 +701,40 @@ impl Cmp {
     /// ```
     pub fn one_of<I: IntoIterator<Item = i64>>(values: I) -> Cmp {
         Cmp::OneOf(values.into_iter().collect())
+    }
+
+    /// The operator of the test (`>=`, `<>`, `=` for a set).
+    ///
+    /// ```
+    /// assert_eq!(dice_notation::Cmp::AtLeast(4).operator(), ">=");
+    /// ```
+    pub fn operator(&self) -> &'static str {
+        match self {
+            Cmp::AtLeast(_) => ">=",
+            Cmp::AtMost(_) => "<=",
+            Cmp::Above(_) => ">",
+            Cmp::Below(_) => "<",
+            Cmp::Exactly(_) | Cmp::OneOf(_) => "=",
+            Cmp::NotEqual(_) => "<>",
+        }
+    }
+
+    /// The same comparison with another number (a set is left as it is).
+    ///
+    /// ```
+    /// use dice_notation::Cmp;
+    /// assert_eq!(Cmp::AtLeast(0).with_number(4), Cmp::AtLeast(4));
+    /// ```
+    pub fn with_number(&self, n: i64) -> Cmp {
+        match self {
+            Cmp::AtLeast(_) => Cmp::AtLeast(n),
+            Cmp::AtMost(_) => Cmp::AtMost(n),
+            Cmp::Above(_) => Cmp::Above(n),
+            Cmp::Below(_) => Cmp::Below(n),
+            Cmp::Exactly(_) => Cmp::Exactly(n),
+            Cmp::NotEqual(_) => Cmp::NotEqual(n),
+            Cmp::OneOf(set) => Cmp::OneOf(set.clone()),
+        }
     }
 
     /// Whether `value` passes.
@@ -885,6 +987,85 @@ pub struct DiceTerm {
     /// `select` (Avrae d20's chained selectors, `8d6kh5kl2`: `8d6k(h5,l2)`); empty for
     /// the rest.
     pub steps: Vec<crate::select::Step>,
+    /// Rerolls and explosions applied one after the other over the whole term, in the order
+    /// written, in place of `reroll` and `explode` (which are then `None`): Foundry VTT's
+    /// term-wide limits (`6d10x5=10`, at most five explosions in the term) and several
+    /// rerolls or explosions on one term (`5d10xo<8x10`). Empty for the rest.
+    pub sequence: Vec<RollStep>,
+}
+
+/// What one step of a [`DiceTerm::sequence`] does to a die passing its test.
+///
+/// ```
+/// use dice_notation::StepKind;
+/// assert_ne!(StepKind::Reroll, StepKind::Explode);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StepKind {
+    /// The die is set aside and a new die rolled in its place.
+    Reroll,
+    /// The die stays and a new die is added to the term.
+    Explode,
+}
+
+/// One reroll or explosion of a [`DiceTerm::sequence`], applied over the whole term as
+/// Foundry VTT does: the dice are checked in the order they were rolled (the term's dice,
+/// then those added or rolled in place, at the end), each die passing the test is rerolled
+/// or explodes while the term-wide `limit` lasts; a `recursive` step checks the dice it adds
+/// too (Foundry's `rr` and `x`), otherwise only the dice there when it began (`r`, `xo`).
+///
+/// Written `r…` / `ro…` (reroll, recursive or once) and `!…` / `!…cap1` (explode,
+/// recursive or once), with `limitN` for the term-wide limit.
+///
+/// ```
+/// use dice_notation::{Cmp, RollStep, StepKind};
+/// let x = RollStep { kind: StepKind::Explode, recursive: true, on: Cmp::Exactly(10), limit: Some(5) };
+/// assert_eq!(x.to_string(), "!10limit5");
+/// let r = RollStep { kind: StepKind::Reroll, recursive: false, on: Cmp::Exactly(1), limit: Some(1) };
+/// assert_eq!(r.to_string(), "ro1limit1");
+/// assert!(x.acts_on(10) && !x.acts_on(9));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RollStep {
+    /// Reroll or explode.
+    pub kind: StepKind,
+    /// Whether the dice this step adds are checked by it too.
+    pub recursive: bool,
+    /// The faces the step acts on.
+    pub on: Cmp,
+    /// The most rerolls or explosions of this step in the whole term (`None`: no limit).
+    pub limit: Option<u32>,
+}
+
+impl RollStep {
+    /// Whether a die showing `face` passes the step's test.
+    ///
+    /// ```
+    /// use dice_notation::{Cmp, RollStep, StepKind};
+    /// let s = RollStep { kind: StepKind::Reroll, recursive: true, on: Cmp::Below(3), limit: None };
+    /// assert!(s.acts_on(2));
+    /// ```
+    pub fn acts_on(&self, face: i64) -> bool {
+        self.on.test(face)
+    }
+}
+
+impl fmt::Display for RollStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.kind, self.recursive) {
+            (StepKind::Reroll, true) => f.write_str("r")?,
+            (StepKind::Reroll, false) => f.write_str("ro")?,
+            (StepKind::Explode, _) => f.write_str("!")?,
+        }
+        self.on.fmt_after_keyword(f)?;
+        if self.kind == StepKind::Explode && !self.recursive {
+            f.write_str("cap1")?;
+        }
+        if let Some(n) = self.limit {
+            write!(f, "limit{n}")?;
+        }
+        Ok(())
+    }
 }
 
 /// rpg-dice-roller's unique modifier: `u` rerolls a die while it shows a face an earlier
@@ -1041,6 +1222,7 @@ impl DiceTerm {
             crit_failure: None,
             sort: None,
             steps: Vec::new(),
+            sequence: Vec::new(),
         }
     }
 }
@@ -1048,15 +1230,19 @@ impl DiceTerm {
 impl fmt::Display for DiceTerm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.count, self.die)?;
-        self.fmt_modifiers(f)
+        self.fmt_modifiers(None, f)
     }
 }
 
 impl DiceTerm {
-    /// Writes the modifiers, in the order they apply.
-    fn fmt_modifiers(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// Writes the modifiers, in the order they apply; the number of the success test is
+    /// `target` when it is rolled (`>=(1d4)`).
+    fn fmt_modifiers(&self, target: Option<&Expr>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(r) = &self.reroll {
             write!(f, "{r}")?;
+        }
+        for step in &self.sequence {
+            write!(f, "{step}")?;
         }
         if let Some(u) = &self.unique {
             write!(f, "{u}")?;
@@ -1092,8 +1278,10 @@ impl DiceTerm {
         for s in &self.steps {
             write!(f, "{s}")?;
         }
-        if let Some(s) = &self.success {
-            write!(f, "{s}")?;
+        match (&self.success, target) {
+            (Some(s), Some(t)) => write!(f, "{}({t})", s.operator())?,
+            (Some(s), None) => write!(f, "{s}")?,
+            (None, _) => {}
         }
         if let Some(x) = &self.failure {
             f.write_str(match (self.failure_value, &self.success) {
@@ -1148,6 +1336,10 @@ pub struct ComputedDice {
     /// The die and the modifiers (its `count` is not used; with rolled sides, its `die`
     /// stands for them).
     pub term: DiceTerm,
+    /// The number of the success test, when it is rolled (Roll20's `3d6>[[1d4]]`, written
+    /// `3d6>=(1d4)`): rolled after the count and sides, before the dice; the number in
+    /// `term.success` is then not used.
+    pub target: Option<Box<Expr>>,
 }
 
 impl fmt::Display for ComputedDice {
@@ -1160,7 +1352,7 @@ impl fmt::Display for ComputedDice {
             Some(s) => write!(f, "d({s})")?,
             None => write!(f, "{}", self.term.die)?,
         }
-        self.term.fmt_modifiers(f)
+        self.term.fmt_modifiers(self.target.as_deref(), f)
     }
 }
 
@@ -1246,7 +1438,10 @@ impl fmt::Display for Expr {
                     if i > 0 {
                         f.write_str(", ")?;
                     }
-                    fmt_operand(a, a.precedence() == 0, f)?;
+                    // A rounding of a fraction whose argument shows a `/`: in parentheses,
+                    // where `floor(x/y + …)` would read as the rounded division of `x/y`.
+                    let taken = func.is_rounding() && bare_division(a);
+                    fmt_operand(a, a.precedence() == 0 || taken, f)?;
                 }
                 f.write_str(")")
             }
@@ -1256,6 +1451,18 @@ impl fmt::Display for Expr {
                 fmt_operand(rhs, rhs.precedence() == 0, f)
             }
         }
+    }
+}
+
+/// Whether `e` prints a `/` outside any parentheses or function, which a rounding function
+/// around it would read as its own rounded division.
+fn bare_division(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary(BinOp::Div, ..) => true,
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Mod, a, b) => {
+            bare_division(a) || bare_division(b)
+        }
+        _ => false,
     }
 }
 

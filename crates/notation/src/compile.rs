@@ -27,6 +27,10 @@ pub(crate) struct Plan {
     /// The most common shape, `term ± constants [vs constant]`, for value-only rolls that
     /// skip the walk of the tree.
     pub(crate) shortcut: Option<Shortcut>,
+    /// The fraction path, for an expression holding an exact division or a decimal: it
+    /// rolls and has its law in place of `body` and `target` (then a placeholder holding
+    /// the bounds of the total, rounded outward).
+    pub(crate) fraction: Option<Box<crate::fraction::FPlan>>,
 }
 
 /// `terms[term] + constant`, against a constant target or none: what `1d20+5`, `4d6kh3`
@@ -55,7 +59,7 @@ impl Shortcut {
 }
 
 /// The value of a node made of constants only (`-12`, `(3*2)`), which rolls nothing.
-fn constant(node: &Node) -> Option<i64> {
+pub(crate) fn constant(node: &Node) -> Option<i64> {
     match &node.op {
         Op::Const(c) => Some(*c),
         Op::Neg(x) => constant(x)?.checked_neg(),
@@ -121,6 +125,8 @@ pub(crate) enum Op {
 pub(crate) struct ComputedOp {
     pub(crate) count: Node,
     pub(crate) sides: Option<Node>,
+    /// The number of the success test, when it is rolled (Roll20's `3d6>[[1d4]]`).
+    pub(crate) target: Option<Node>,
     pub(crate) term: usize,
 }
 
@@ -140,10 +146,13 @@ pub(crate) struct ComputedSpec {
 impl ComputedSpec {
     /// The dice term of `n` dice of `s` sides, with keep/drop settled for `n` dice (all
     /// kept becomes no keep): `None` when no die is kept or rolled, so the value is 0.
-    pub(crate) fn variant(&self, n: i64, s: i64) -> Option<DiceTerm> {
+    pub(crate) fn variant(&self, n: i64, s: i64, target: Option<i64>) -> Option<DiceTerm> {
         let n = u32::try_from(n).ok().filter(|&n| n > 0)?;
         let mut t = self.template.clone();
         t.count = n;
+        if let Some(v) = target {
+            t.success = t.success.map(|c| c.with_number(v));
+        }
         if self.rolled_sides {
             t.die = DieKind::Sides(u32::try_from(s).ok()?);
         }
@@ -168,6 +177,9 @@ pub(crate) struct GroupSpec {
     pub(crate) failure: Option<Cmp>,
     /// Chained keep/drop steps (Avrae d20's `kh1kl1`), after `keep` and `select`.
     pub(crate) steps: Vec<crate::select::Step>,
+    /// For a group keeping the dice of its one item (rpg-dice-roller's `{4d10*5d6}k2`):
+    /// the indices in [`Plan::terms`] of the item's dice terms, in the order they roll.
+    pub(crate) dice: Option<std::ops::Range<usize>>,
 }
 
 /// A dice term or streak, with the dice-core mechanic that rolls it when one fits.
@@ -227,6 +239,9 @@ pub(crate) struct PoolSpec {
     pub(crate) sort: Option<Sort>,
     /// Chained keep/drop steps (Avrae d20's `8d6kh5kl2`), after `keep` and `select`.
     pub(crate) steps: Vec<crate::select::Step>,
+    /// Foundry's rerolls and explosions over the whole term, in order (in place of
+    /// `reroll` and `explode`).
+    pub(crate) sequence: Vec<crate::sequence::SeqSpec>,
 }
 
 #[derive(Clone, Debug)]
@@ -299,6 +314,9 @@ impl PoolSpec {
     /// The most faces one roll draws (rerolls until counted at their expectation; a
     /// unique die at most once per face it could repeat).
     fn roll_budget(&self) -> u64 {
+        if !self.sequence.is_empty() {
+            return crate::sequence::roll_budget(self).0;
+        }
         let chain = self.explode.as_ref().map_or(1, |e| u64::from(e.cap) + 1);
         let unique = match &self.unique {
             None => 1,
@@ -322,6 +340,7 @@ impl PoolSpec {
             || self.unique.is_some()
             || self.matches.is_some()
             || self.explode.as_ref().is_some_and(|e| e.penetrate)
+            || !self.sequence.is_empty()
     }
 
     /// The least and greatest value of the term.
@@ -357,7 +376,10 @@ impl PoolSpec {
             (vlo, vhi)
         };
         let n = i128::from(self.count);
-        let (nmin, nmax) = if self.explode.is_some() && !compound {
+        let (nmin, nmax) = if !self.sequence.is_empty() {
+            // Rerolls keep the number of dice; explosions add at most what the budget says.
+            (n, i128::from(crate::sequence::roll_budget(self).1))
+        } else if self.explode.is_some() && !compound {
             (n, n * chain)
         } else {
             (n, n)
@@ -395,7 +417,11 @@ pub(crate) fn compile(expr: &Expr, input: &str) -> Result<Plan, ParseError> {
         terms: Vec::new(),
         dice: 0,
         rolled: 0,
+        dice_kept: false,
     };
+    if crate::fraction::holds_fraction(expr) {
+        return crate::fraction::compile(&mut c, expr);
+    }
     let (body, target) = match &expr.kind {
         ExprKind::Versus(lhs, rhs) => (c.node(lhs)?, Some(c.node(rhs)?)),
         _ => (c.node(expr)?, None),
@@ -406,26 +432,32 @@ pub(crate) fn compile(expr: &Expr, input: &str) -> Result<Plan, ParseError> {
         target,
         terms: c.terms,
         shortcut,
+        fraction: None,
     })
 }
 
-struct Compiler<'a> {
+/// Compiles one expression: its terms in order, and the dice they may roll.
+pub(crate) struct Compiler<'a> {
     input: &'a str,
-    terms: Vec<Term>,
+    pub(crate) terms: Vec<Term>,
     dice: u64,
     rolled: u64,
+    /// Compiling the item of a group keeping its dice: a term's kept dice may be any of
+    /// them, or none (its bounds include 0).
+    dice_kept: bool,
 }
 
 impl Compiler<'_> {
-    fn error(&self, kind: ParseErrorKind, span: Span) -> ParseError {
+    pub(crate) fn error(&self, kind: ParseErrorKind, span: Span) -> ParseError {
         ParseError::new(kind, span, self.input)
     }
 
-    fn invalid(&self, msg: String, span: Span) -> ParseError {
+    pub(crate) fn invalid(&self, msg: String, span: Span) -> ParseError {
         self.error(ParseErrorKind::Invalid(msg), span)
     }
 
-    fn node(&mut self, e: &Expr) -> Result<Node, ParseError> {
+    /// A node of the integer engine, with its bounds checked.
+    pub(crate) fn node(&mut self, e: &Expr) -> Result<Node, ParseError> {
         let (op, lo, hi): (Op, i128, i128) = match &e.kind {
             ExprKind::Number(n) => {
                 if *n > MAX_CONSTANT {
@@ -470,6 +502,7 @@ impl Compiler<'_> {
                         | BinOp::DivCeil
                         | BinOp::DivRound
                         | BinOp::DivTrunc
+                        | BinOp::DivExact
                         | BinOp::Mod
                         | BinOp::Rem
                 );
@@ -518,7 +551,8 @@ impl Compiler<'_> {
                     | BinOp::Div
                     | BinOp::DivCeil
                     | BinOp::DivRound
-                    | BinOp::DivTrunc => {
+                    | BinOp::DivTrunc
+                    | BinOp::DivExact => {
                         let f = |x: i128, y: i128| {
                             if *op == BinOp::Mul {
                                 x * y
@@ -540,6 +574,11 @@ impl Compiler<'_> {
                     return Err(self.invalid(format!("`{func}` takes one argument"), e.span));
                 };
                 let x = self.node(arg)?;
+                if func.is_rounding() {
+                    // A whole argument (a fraction takes the fraction path) is its own
+                    // rounding.
+                    return Ok(x);
+                }
                 let (lo, hi) = (i128::from(x.lo), i128::from(x.hi));
                 let (lo, hi) = match func {
                     Func::Abs if lo >= 0 => (lo, hi),
@@ -607,8 +646,8 @@ impl Compiler<'_> {
 
     /// Adds a term's dice to the expression's totals.
     fn count_dice(&mut self, dice: u64, rolled: u64, span: Span) -> Result<(), ParseError> {
-        self.dice += dice;
-        self.rolled += rolled;
+        self.dice = self.dice.saturating_add(dice);
+        self.rolled = self.rolled.saturating_add(rolled);
         if self.dice > u64::from(MAX_DICE) {
             return Err(self.error(
                 ParseErrorKind::OutOfRange {
@@ -635,11 +674,16 @@ impl Compiler<'_> {
     }
 
     fn group(&mut self, g: &GroupTerm, e: &Expr) -> Result<(Op, i128, i128), ParseError> {
+        let first = self.terms.len();
+        let outer = std::mem::replace(&mut self.dice_kept, g.dice);
         let items = g
             .items
             .iter()
             .map(|a| self.node(a))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>();
+        self.dice_kept = outer;
+        let items = items?;
+        let terms = first..self.terms.len();
         let n = items.len() as i128;
         let (lo, hi) = if g.success.is_some() {
             (if g.failure.is_some() { -n } else { 0 }, n)
@@ -656,6 +700,22 @@ impl Compiler<'_> {
                 ));
             }
         }
+        if g.dice {
+            // The item's value with the dice kept: its bounds, with every term's from 0.
+            let (lo, hi) = items
+                .first()
+                .map_or((0, 0), |i| (i128::from(i.lo), i128::from(i.hi)));
+            let spec = GroupSpec {
+                items,
+                keep: g.keep,
+                select: None,
+                success: None,
+                failure: None,
+                steps: Vec::new(),
+                dice: Some(terms),
+            };
+            return Ok((Op::Group(Box::new(spec)), lo, hi));
+        }
         let spec = GroupSpec {
             items,
             keep: g.keep,
@@ -663,6 +723,7 @@ impl Compiler<'_> {
             success: g.success.clone(),
             failure: g.failure.clone(),
             steps: g.steps.clone(),
+            dice: None,
         };
         Ok((Op::Group(Box::new(spec)), lo, hi))
     }
@@ -671,6 +732,11 @@ impl Compiler<'_> {
         let spec = pool_spec(t);
         self.count_dice(t.count.into(), spec.roll_budget(), e.span)?;
         let (lo, hi) = spec.bounds();
+        let (lo, hi) = if self.dice_kept {
+            (lo.min(0), hi.max(0))
+        } else {
+            (lo, hi)
+        };
         let fast = fast_pool(&spec);
         self.terms.push(Term {
             text: e.to_string(),
@@ -687,6 +753,21 @@ impl Compiler<'_> {
     fn computed(&mut self, c: &ComputedDice, e: &Expr) -> Result<(Op, i128, i128), ParseError> {
         let count = self.node(&c.count)?;
         let sides = c.sides.as_ref().map(|s| self.node(s)).transpose()?;
+        let target = c.target.as_ref().map(|t| self.node(t)).transpose()?;
+        if let Some(t) = &target {
+            let most = i64::try_from(MAX_CONSTANT).unwrap_or(i64::MAX);
+            if t.lo < -most || t.hi > most {
+                return Err(self.error(
+                    ParseErrorKind::OutOfRange {
+                        what: "success target (as rolled)",
+                        value: if t.lo < -most { t.lo } else { t.hi }.into(),
+                        min: -i128::from(most),
+                        max: most.into(),
+                    },
+                    t.span,
+                ));
+            }
+        }
         if count.lo < 0 || count.hi > i64::from(MAX_DICE) {
             return Err(self.error(
                 ParseErrorKind::OutOfRange {
@@ -779,6 +860,7 @@ impl Compiler<'_> {
         let op = ComputedOp {
             count,
             sides,
+            target,
             term: self.terms.len() - 1,
         };
         Ok((Op::Computed(Box::new(op)), lo, hi))
@@ -838,7 +920,9 @@ pub(crate) fn pool_spec(t: &DiceTerm) -> PoolSpec {
             crit_failure: t.crit_failure.clone(),
             sort: t.sort,
             steps: t.steps.clone(),
+            sequence: Vec::new(),
         };
+        spec.sequence = crate::sequence::specs(&t.sequence, &spec);
         // Without a cap, a roll stops only where going on is less likely than dice-core's
         // UNCAPPED_CUT_MASS, so rolls draw the untruncated law the exact odds list.
         let going_on = crate::exact::explode_chance(&spec);

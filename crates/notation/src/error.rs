@@ -366,6 +366,9 @@ pub(crate) fn with_hint(mut err: ParseError, input: &str, dialect: crate::Dialec
     });
     err.0.hint = Some(match known {
         Some((_, _, text)) => (*text).to_owned(),
+        None if first == crate::Dialect::Default => {
+            "this parses in this crate's own notation: with --dialect default".to_owned()
+        }
         None => format!(
             "this parses as {} notation: with --dialect {}",
             first.syntax().title,

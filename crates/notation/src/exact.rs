@@ -18,6 +18,9 @@ use crate::error::NotationError;
 use crate::roll::{Outcome, apply};
 use crate::{MAX_EXACT_WORK, MAX_LISTED};
 
+mod dice_group;
+mod sequence;
+
 /// The unlisted mass an untruncated explosion or streak may leave (dice-core's default).
 const TOLERANCE: f64 = dice_core::DEFAULT_TAIL_TOLERANCE;
 
@@ -41,7 +44,7 @@ impl From<dice_core::Error> for Fail {
 }
 
 impl Fail {
-    fn at(self, text: &str, span: crate::Span) -> NotationError {
+    pub(crate) fn at(self, text: &str, span: crate::Span) -> NotationError {
         let term = text.to_owned();
         match self {
             Fail::TooComplex(work, max) => NotationError::TooComplex {
@@ -57,14 +60,14 @@ impl Fail {
 }
 
 /// Work spent so far, against [`MAX_EXACT_WORK`].
-struct Budget {
-    spent: f64,
+pub(crate) struct Budget {
+    pub(crate) spent: f64,
 }
 
 impl Budget {
     /// Fails if `work` more would exceed the limit, without spending it (for an estimate of
     /// work that is charged step by step later).
-    fn afford(&self, work: f64) -> Result<(), Fail> {
+    pub(crate) fn afford(&self, work: f64) -> Result<(), Fail> {
         if self.spent + work > MAX_EXACT_WORK as f64 {
             return Err(Fail::TooComplex(
                 (self.spent + work).min(u64::MAX as f64) as u64,
@@ -74,7 +77,7 @@ impl Budget {
         Ok(())
     }
 
-    fn charge(&mut self, work: f64) -> Result<(), Fail> {
+    pub(crate) fn charge(&mut self, work: f64) -> Result<(), Fail> {
         self.spent += work;
         if self.spent > MAX_EXACT_WORK as f64 {
             return Err(Fail::TooComplex(
@@ -86,7 +89,7 @@ impl Budget {
     }
 }
 
-fn check_listed(n: f64) -> Result<(), Fail> {
+pub(crate) fn check_listed(n: f64) -> Result<(), Fail> {
     if n > MAX_LISTED as f64 {
         return Err(Fail::TooComplex(
             n.min(u64::MAX as f64) as u64,
@@ -102,7 +105,7 @@ fn check_listed(n: f64) -> Result<(), Fail> {
 /// whose combinations would take too long is refused at once rather than after seconds of
 /// work. A combination's pairs are bounded by the product of its operands' listed outcomes,
 /// and a node's outcomes by its pairs and by its value range.
-fn combination_bound(node: &Node) -> (f64, f64) {
+pub(crate) fn combination_bound(node: &Node) -> (f64, f64) {
     let range = (node.hi as f64) - (node.lo as f64) + 1.0;
     let pair_cost = if range < MAX_LISTED as f64 {
         DENSE_PAIR_COST
@@ -117,7 +120,8 @@ fn combination_bound(node: &Node) -> (f64, f64) {
         Op::Computed(c) => {
             let (_, wc) = combination_bound(&c.count);
             let ws = c.sides.as_ref().map_or(0.0, |s| combination_bound(s).1);
-            (range, wc + ws)
+            let wt = c.target.as_ref().map_or(0.0, |t| combination_bound(t).1);
+            (range, wc + ws + wt)
         }
         Op::Neg(x) => combination_bound(x),
         Op::Bin(op, x, y) => {
@@ -245,7 +249,11 @@ fn certain(d: &Dist<i64>) -> Option<i64> {
     (d.len() == 1 && d.tail() == 0.0).then(|| d.outcomes()[0])
 }
 
-fn node_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, NotationError> {
+pub(crate) fn node_law(
+    node: &Node,
+    plan: &Plan,
+    b: &mut Budget,
+) -> Result<Dist<i64>, NotationError> {
     let at = |f: Fail| f.at(&node.text, node.span);
     match &node.op {
         Op::Const(c) => Ok(Dist::certain(*c)),
@@ -315,7 +323,7 @@ fn binary(
             let range = corner_range(x, y, &f);
             combine(x, y, f, range, b)
         }
-        BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {
+        BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::DivExact => {
             let f = |v, w| apply(op, v, w);
             let range = corner_range(x, y, &f);
             combine(x, y, f, range, b)
@@ -338,6 +346,9 @@ fn group_law(
     b: &mut Budget,
 ) -> Result<Dist<i64>, NotationError> {
     let at = |f: Fail| f.at(&node.text, node.span);
+    if let Some(dice) = &g.dice {
+        return dice_group::dice_group_law(g, dice.clone(), plan, b).map_err(at);
+    }
     let laws = g
         .items
         .iter()
@@ -549,19 +560,31 @@ fn computed_law(
         Some(s) => node_law(s, plan, b)?,
         None => Dist::certain(0),
     };
-    b.charge(counts.len() as f64 * sides.len() as f64 * VARIANT_COST)
+    // A rolled success target (Roll20's `3d6>[[1d4]]`): one more law to mix over.
+    let target_law = match &c.target {
+        Some(t) => Some(node_law(t, plan, b)?),
+        None => None,
+    };
+    let targets: Vec<(Option<i64>, f64)> = match &target_law {
+        Some(d) => d.iter().map(|(&v, q)| (Some(v), q)).collect(),
+        None => vec![(None, 1.0)],
+    };
+    b.charge(counts.len() as f64 * sides.len() as f64 * targets.len() as f64 * VARIANT_COST)
         .map_err(at)?;
     // Every pool, and the estimate of dice-core's work for all, before any law.
     let mut pools: Vec<(f64, Option<Term>, i64)> = Vec::new();
     let mut estimate = 0.0;
     for (&n, pn) in counts.iter() {
-        for (&s, ps) in sides.iter() {
-            let w = pn * ps;
+        for ((&s, ps), &(target, pt)) in sides
+            .iter()
+            .flat_map(|side| targets.iter().map(move |t| (side, t)))
+        {
+            let w = pn * ps * pt;
             if spec.rolled_sides && s == 1 {
                 pools.push((w, None, n));
                 continue;
             }
-            let Some(t) = spec.variant(n, s) else {
+            let Some(t) = spec.variant(n, s, target) else {
                 pools.push((w, None, 0));
                 continue;
             };
@@ -579,7 +602,9 @@ fn computed_law(
     }
     b.afford(estimate).map_err(at)?;
     let mut acc = Law::empty();
-    let mut tailed = counts.tail() > 0.0 || sides.tail() > 0.0;
+    let mut tailed = counts.tail() > 0.0
+        || sides.tail() > 0.0
+        || target_law.as_ref().is_some_and(|d| d.tail() > 0.0);
     for (w, term, value) in pools {
         let law = match term {
             None => Law::point(value),
@@ -934,8 +959,9 @@ fn term_law(term: &Term, b: &mut Budget) -> Result<Dist<i64>, Fail> {
         Fast::Streak(s) => Ok(s.distribution()?),
         Fast::None => match &term.kind {
             TermKind::Pool(p) => {
-                let untruncated =
-                    p.explode.as_ref().is_some_and(|e| !e.explicit) && explode_chance(p) > 0.0;
+                let untruncated = p.explode.as_ref().is_some_and(|e| !e.explicit)
+                    && explode_chance(p) > 0.0
+                    || sequence::untruncated(p);
                 pool_law(p, b)?.into_dist(untruncated)
             }
             TermKind::Streak(s) => {
@@ -1240,6 +1266,9 @@ fn exploding_law(
 /// The law of a pool of this crate's own (rerolls, clamps, keep-then-count, failures,
 /// exploding `dF`, penetration, selections, reroll-and-add).
 fn pool_law(p: &PoolSpec, b: &mut Budget) -> Result<Law, Fail> {
+    if !p.sequence.is_empty() {
+        return sequence::sequence_law(p, b);
+    }
     if let Some(u) = &p.unique {
         return unique_law(p, u, b);
     }

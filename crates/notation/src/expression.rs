@@ -11,8 +11,10 @@ use crate::ast::{DieKind, Expr, ExprKind};
 use crate::compile::{Plan, compile};
 use crate::dialect::Dialect;
 use crate::error::{NotationError, ParseError, ParseErrorKind};
+use crate::rational::Rational;
 use crate::roll::{
-    ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, roll_outcome, roll_plan,
+    ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, Roller, roll_outcome,
+    roll_plan,
 };
 
 /// A dice expression, ready to roll and to ask for its exact odds.
@@ -149,6 +151,7 @@ impl Expression {
                 ExprKind::Computed(c) => {
                     stack.push((&c.count, depth + 1));
                     stack.extend(c.sides.iter().map(|s| (&**s, depth + 1)));
+                    stack.extend(c.target.iter().map(|s| (&**s, depth + 1)));
                 }
                 ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
             }
@@ -209,11 +212,31 @@ impl Expression {
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> RollResult {
-        let (outcome, total, target, terms) = roll_plan(&self.plan, &mut RngRoller(rng), true);
+        self.roll_with(&mut RngRoller(rng))
+    }
+
+    /// A recorded roll, on the fraction path where the expression holds a fraction.
+    fn roll_with<R: Roller>(&self, roller: &mut R) -> RollResult {
+        if let Some(f) = &self.plan.fraction {
+            let (outcome, total, target, terms) =
+                crate::fraction::roll_plan(&self.plan, f, roller, true);
+            let fraction = |r: Rational| (!r.is_integer()).then_some(r);
+            return RollResult {
+                outcome,
+                total: total.floor(),
+                target: target.map(Rational::floor),
+                total_exact: fraction(total),
+                target_exact: target.and_then(fraction),
+                terms,
+            };
+        }
+        let (outcome, total, target, terms) = roll_plan(&self.plan, roller, true);
         RollResult {
             outcome,
             total,
             target,
+            total_exact: None,
+            target_exact: None,
             terms,
         }
     }
@@ -247,7 +270,7 @@ impl Expression {
             next: 0,
             problem: None,
         });
-        let (outcome, total, target, terms) = roll_plan(&self.plan, &mut roller, true);
+        let result = self.roll_with(&mut roller);
         match roller.0.problem {
             Some(ListProblem::RanOut { used }) => Err(FaceError::RanOut { used }),
             Some(ListProblem::BadFace { index, face, die }) => {
@@ -257,12 +280,7 @@ impl Expression {
                 used: roller.0.next,
                 given,
             }),
-            None => Ok(RollResult {
-                outcome,
-                total,
-                target,
-                terms,
-            }),
+            None => Ok(result),
         }
     }
 
@@ -293,7 +311,10 @@ impl Expression {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn distribution(&self) -> Result<Dist<Outcome>, NotationError> {
-        crate::exact::distribution(&self.plan)
+        match &self.plan.fraction {
+            None => crate::exact::distribution(&self.plan),
+            Some(f) => crate::fraction_law::distribution(&self.plan, f),
+        }
     }
 }
 
@@ -406,7 +427,10 @@ impl Roll for Expression {
     /// Rolls once: terms that compiled onto dice-core take its allocation-free paths.
     #[inline]
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
-        roll_outcome(&self.plan, rng)
+        match &self.plan.fraction {
+            None => roll_outcome(&self.plan, rng),
+            Some(f) => crate::fraction::roll_plan(&self.plan, f, &mut RngRoller(rng), false).0,
+        }
     }
 }
 

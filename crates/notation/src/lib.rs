@@ -55,6 +55,11 @@
 //! | sets of matching dice | `6d6mt`, `5d6mt3(>=4)` | [`Matches`] | this crate: a multinomial over the faces |
 //! | computed dice | `(1d4)d8`, `2d(1d4+2)` | [`ComputedDice`], [`ExprKind::Computed`] | a mixture over the count's and sides' laws |
 //! | failures' values, criticals, sort | `sf<3`, `cs>=19`, `sd` | [`DiceTerm`] | per-die law; display only |
+//! | limits in the term, steps in order | `6d10!10limit5`, `5d10!<8cap1!10>=8` | [`RollStep`], [`DiceTerm::sequence`] | this crate: binomial sums over the walk's ends; per-die recursion |
+//! | rolled success target | `3d6>=(1d4)` (Roll20's `3d6>[[1d4]]`) | [`ComputedDice::target`] | a mixture over the target's law |
+//! | group of one value, keeping its item's dice | `{4d6,}>10`, `{4d10*(2+5d6)}kh2` | [`GroupTerm`], [`GroupTerm::dice`] | the item's law; cases of the last die kept |
+//! | exact division, decimals (the dialects) | `exact(1d6/2)` (Roll20's `1d6/2`), `exact(3/2)` (`1.5`) | [`BinOp::DivExact`], [`Rational`], [`Outcome::Fraction`] | the fraction path: exact fractions over the integer engine's laws |
+//! | rounding a fraction | `floor(…)`, `round(…)`, `round_away(…)`, `trunc(…)` of a fraction | [`Func::Floor`] … [`Func::RoundAway`] | the fraction path |
 //!
 //! ## Dialects
 //!
@@ -68,6 +73,23 @@
 //! let e = Expression::parse_with("10d6cs>4df<2", Dialect::Foundry)?;
 //! assert_eq!(e.to_string(), "10d6>4f<2");
 //! # Ok::<(), dice_notation::ParseError>(())
+//! ```
+//!
+//! Their `/` divides exactly and their numbers may have decimals: such values are exact
+//! fractions ([`Rational`]), a value that is not whole an [`Outcome::Fraction`], with exact
+//! laws; an expression that cannot leave a fraction keeps the integer engine.
+//!
+//! ```
+//! use dice_notation::{Dialect, Expression, Outcome, Rational};
+//! let e = Expression::parse_with("4d6/7 + 2d10dl1", Dialect::RpgDiceRoller)?;
+//! assert_eq!(e.to_string(), "exact(4d6/7)+2d10dl1");
+//! let r = e.roll_faces([1, 2, 3, 4, 5, 6])?;
+//! assert_eq!(r.outcome, Outcome::Fraction(Rational::new(52, 7)?));
+//! assert_eq!(r.outcome.to_string(), "52/7 (≈7.43)");
+//! // Avrae d20's total is the integer part of its value.
+//! let d20 = Expression::parse_with("1.5", Dialect::D20)?;
+//! assert_eq!(d20.roll_faces([])?.outcome, Outcome::Number(1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Within a dice term the modifiers apply in one fixed order, whatever order they are
@@ -86,29 +108,36 @@
 //! ## Features
 //!
 //! - `serde`: `Serialize`/`Deserialize` for [`RollResult`] (with its terms and dice),
-//!   [`Outcome`] (a number, or `"below"`/`"equal"`/`"above"`), [`Span`], and [`Expression`]
-//!   (as its canonical text).
+//!   [`Outcome`] (a number, a fraction's text `"52/7"`, or `"below"`/`"equal"`/`"above"`),
+//!   [`Rational`] (its text), [`Span`], and [`Expression`] (as its canonical text).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod ast;
 mod compile;
 mod dialect;
+mod dice_group;
 mod error;
 mod exact;
 mod expression;
+mod fraction;
+mod fraction_law;
 mod one_group;
+mod outcome;
 mod parse;
+mod rational;
 mod roll;
 mod select;
+mod sequence;
 
 pub use ast::{
     BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm,
-    Matches, Relation, Reroll, Select, Sort, Span, StreakTerm, Unique,
+    Matches, Relation, Reroll, RollStep, Select, Sort, Span, StepKind, StreakTerm, Unique,
 };
 pub use dialect::{Dialect, UnknownDialect};
 pub use error::{NotationError, ParseError, ParseErrorKind};
 pub use expression::{Expression, FaceError};
+pub use rational::{Rational, RationalError};
 pub use roll::{Outcome, RollResult, RolledDie, TermRoll};
 pub use select::{Pick, Step};
 

@@ -114,5 +114,6 @@ pub(crate) fn one_item_group(g: &GroupTerm, constant_per_die: bool) -> Result<On
         success,
         failure,
         steps: g.steps.clone(),
+        dice: false,
     }))
 }

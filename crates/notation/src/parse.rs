@@ -8,12 +8,14 @@ use dice_core::Keep;
 
 use crate::ast::{
     BinOp, Cmp, DiceTerm, DieKind, Explosion, Expr, ExprKind, Func, GroupTerm, Matches, Relation,
-    Reroll, Select, Sort, Span, StreakTerm, Unique,
+    Reroll, RollStep, Select, Sort, Span, StepKind, StreakTerm, Unique,
 };
 use crate::dialect::{Dialect, Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::select::{Pick, Step};
-use crate::{MAX_CONSTANT, MAX_DEPTH, MAX_DICE, MAX_EXPLOSION_CAP, MAX_INPUT_LEN, MAX_SIDES};
+use crate::{
+    MAX_CONSTANT, MAX_DEPTH, MAX_DICE, MAX_EXPLOSION_CAP, MAX_INPUT_LEN, MAX_ROLLED, MAX_SIDES,
+};
 
 /// What may start an operand.
 const ATOM: &str = "a number, dice (`2d6`, `d20`, `dF`), `(`, `-`, `min(`, `max(` or `streak(`";
@@ -56,6 +58,10 @@ pub(crate) fn parse_with(input: &str, dialect: Dialect) -> PResult<Expr> {
         rolled_sides: None,
         fudge_one: false,
         die_default: false,
+        target_ok: false,
+        rolled_target: None,
+        exact: false,
+        retry: false,
     };
     p.ws();
     let e = p.top()?;
@@ -228,6 +234,7 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
             );
         }
     }
+    check_sequence(t, s)?;
     for (m, span) in [(t.min, s.min), (t.max, s.max)] {
         if let Some(m) = m {
             out_of_range(
@@ -348,6 +355,55 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
     Ok(())
 }
 
+/// Checks the rerolls and explosions of a term applied one after the other
+/// ([`DiceTerm::sequence`]).
+fn check_sequence(t: &DiceTerm, s: &TermSpans) -> Check {
+    let (lo, hi) = t.die.faces();
+    for step in &t.sequence {
+        let span = match step.kind {
+            StepKind::Explode => s.explode,
+            StepKind::Reroll => s.reroll,
+        };
+        check_cmp(&step.on, span)?;
+        if let Some(limit) = step.limit {
+            out_of_range(
+                "rerolls or explosions in the term",
+                limit.into(),
+                1,
+                MAX_ROLLED.into(),
+                span,
+            )?;
+        }
+        if step.limit.is_none() && step.recursive && (lo..=hi).all(|f| step.on.test(f)) {
+            return Err((
+                ParseErrorKind::Invalid(format!(
+                    "`{step}` acts on every face of a {}, so it never stops: give it a limit, \
+                     as in `{step}limit10`",
+                    t.die
+                )),
+                span,
+            ));
+        }
+    }
+    let other = t.reroll.is_some()
+        || t.explode.is_some()
+        || t.unique.is_some()
+        || t.reroll_add.is_some()
+        || t.matches.is_some();
+    if !t.sequence.is_empty() && other {
+        return Err((
+            ParseErrorKind::Invalid(
+                "rerolls and explosions applied one after the other (with a limit in the term, \
+                 or several on one term) go only with clamps, keep/drop, success and failure \
+                 tests, criticals and sorting"
+                    .into(),
+            ),
+            s.explode.join(s.reroll),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a dice term built from another (a computed term's dice), every error at `span`.
 pub(crate) fn check_term(t: &DiceTerm, span: Span) -> Check {
     let s = TermSpans::all(span);
@@ -384,6 +440,8 @@ enum Rounding {
     Ceil,
     Round,
     Trunc,
+    /// No rounding: `exact(x/y)`, this crate's spelling of an exact division.
+    Exact,
 }
 
 impl Rounding {
@@ -393,6 +451,7 @@ impl Rounding {
             Rounding::Ceil => BinOp::DivCeil,
             Rounding::Round => BinOp::DivRound,
             Rounding::Trunc => BinOp::DivTrunc,
+            Rounding::Exact => BinOp::DivExact,
         }
     }
 
@@ -401,7 +460,19 @@ impl Rounding {
         match self {
             Rounding::Floor => Some(Rounding::Ceil),
             Rounding::Ceil => Some(Rounding::Floor),
+            Rounding::Exact => Some(Rounding::Exact),
             Rounding::Round | Rounding::Trunc => None,
+        }
+    }
+
+    /// The function rounding a whole argument that is a fraction.
+    fn func(self) -> Option<Func> {
+        match self {
+            Rounding::Floor => Some(Func::Floor),
+            Rounding::Ceil => Some(Func::Ceil),
+            Rounding::Round => Some(Func::Round),
+            Rounding::Trunc => Some(Func::Trunc),
+            Rounding::Exact => None,
         }
     }
 }
@@ -440,6 +511,10 @@ fn constant_value(e: &Expr) -> Option<i128> {
             if zero_div || (*op == BinOp::Pow && !(0..=62).contains(&y)) {
                 return None;
             }
+            // A fraction is no whole constant.
+            if *op == BinOp::DivExact && (y == 0 || x % y != 0) {
+                return None;
+            }
             Some(crate::roll::apply(*op, x, y).into())
         }
         _ => None,
@@ -458,6 +533,18 @@ struct Parser<'a> {
     /// Whether a modifier of the dice term being read took a default from the die's faces
     /// (a plain `!` explodes on the highest face), which rolled sides do not have.
     die_default: bool,
+    /// Whether the number being read is a dice term's success target, which may be rolled
+    /// (Roll20's `3d6>[[1d4]]`, this crate's `3d6>=(1d4)`).
+    target_ok: bool,
+    /// The rolled success target just read.
+    rolled_target: Option<Expr>,
+    /// Reading exactly: every `/` not exact by its numbers is an exact division, and a
+    /// rounding function rounds its whole argument (the second reading of a rounding
+    /// function's argument, or of Avrae d20's whole expression, whose one division could not
+    /// carry the rounding: `floor(1d6/2 + 0.5)`).
+    exact: bool,
+    /// An error was raised that reading exactly avoids (see `exact`).
+    retry: bool,
 }
 
 impl Parser<'_> {
@@ -479,7 +566,7 @@ impl Parser<'_> {
             let Some(c) = self.peek() else { return };
             if c.is_whitespace() {
                 self.pos += c.len_utf8();
-            } else if c == '[' && self.syn.labels {
+            } else if c == '[' && self.syn.labels && !self.at_inline_roll() {
                 match self.rest().find(']') {
                     Some(end) => self.pos += end + 1,
                     None => return,
@@ -582,9 +669,37 @@ impl Parser<'_> {
         self.depth -= 1;
     }
 
-    /// `sum ("vs" sum)?`, or in Avrae d20 `sum (relation sum)*`.
+    /// The whole expression. Avrae d20's total is the integer part of its value: a division
+    /// that is the whole expression rounds toward 0 (`trunc(15/2)`), any other fraction is
+    /// truncated as a whole (`trunc(exact(3/2))`), read exactly where the one division
+    /// could not carry the truncation (`3d6/2 + 1`).
     fn top(&mut self) -> PResult<Expr> {
-        let mut ctx = if self.syn.truncate_total {
+        if !self.syn.truncate_total {
+            return self.top_once();
+        }
+        let start = self.pos;
+        self.retry = false;
+        let e = match self.top_once() {
+            Err(_) if self.retry => {
+                self.retry = false;
+                self.pos = start;
+                self.exact = true;
+                let e = self.top_once();
+                self.exact = false;
+                e?
+            }
+            e => e?,
+        };
+        if crate::fraction::can_be_fraction(&e) {
+            let span = e.span;
+            return Ok(Expr::call(Func::Trunc, vec![e]).with_span(span));
+        }
+        Ok(e)
+    }
+
+    /// `sum ("vs" sum)?`, or in Avrae d20 `sum (relation sum)*`.
+    fn top_once(&mut self) -> PResult<Expr> {
+        let mut ctx = if self.syn.truncate_total && !self.exact {
             Ctx::Open(Rounding::Trunc)
         } else {
             Ctx::None
@@ -619,6 +734,7 @@ impl Parser<'_> {
                 return Ok(lhs);
             };
             if ctx == Ctx::Used {
+                self.retry = true;
                 return Err(self.fraction_error(lhs.span));
             }
             self.ws();
@@ -686,6 +802,7 @@ impl Parser<'_> {
                 return Ok(lhs);
             };
             if first_used && open == Ctx::Open(Rounding::Trunc) {
+                self.retry = true;
                 return Err(self.fraction_error(lhs.span));
             }
             self.ws();
@@ -750,6 +867,8 @@ impl Parser<'_> {
                 return Ok(r.op());
             }
             Ctx::Used => {
+                // Where divisions are exact, the function may round the whole sum instead.
+                self.retry = self.syn.division == Division::Exact;
                 return Err(self.invalid(
                     "a rounding function rounds one division: round each division on its own"
                         .into(),
@@ -758,7 +877,7 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        if self.syn.division == Division::Floor {
+        if self.syn.division == Division::Floor && !self.exact {
             return Ok(BinOp::Div);
         }
         // Exact by its numbers: a divisor of ±1, or two constants that divide.
@@ -770,7 +889,7 @@ impl Parser<'_> {
         if exact {
             return Ok(BinOp::Div);
         }
-        Err(self.fraction_error(lhs.span.join(rhs.span)))
+        Ok(BinOp::DivExact)
     }
 
     /// `"-" unary | "+" unary | power`
@@ -818,6 +937,19 @@ impl Parser<'_> {
         let start = self.pos;
         match self.peek() {
             Some('(') => self.parenthesized(start),
+            Some('[') if self.at_inline_roll() => {
+                // Roll20's inline roll: a number, or the count of dice (`[[2d6]]d5`).
+                let inner = self.inline_roll(start)?;
+                let span = inner.span;
+                if matches!(self.peek(), Some('d' | 'D')) {
+                    if constant_value(&inner).is_none() {
+                        return self.dice_with(Some((1, span)), Some(inner), start);
+                    }
+                    let count = self.constant_count(&inner, span, "number of dice")?;
+                    return self.dice(Some((count, span)), start);
+                }
+                Ok(inner)
+            }
             Some('{') if self.syn.braces => {
                 self.enter(start)?;
                 self.pos += 1;
@@ -826,6 +958,11 @@ impl Parser<'_> {
                 self.group(items, start)
             }
             Some(c) if c.is_ascii_digit() || (c == '.' && self.syn.decimals) => {
+                if self.syn.decimals {
+                    if let Some(e) = self.decimal()? {
+                        return Ok(e);
+                    }
+                }
                 let (n, span) = self.number()?;
                 if matches!(self.peek(), Some('d' | 'D')) {
                     self.dice(Some((n, span)), start)
@@ -861,6 +998,54 @@ impl Parser<'_> {
                 Err(self.unexpected(if self.syn.versus { ATOM } else { ATOM_DIALECT }))
             }
         }
+    }
+
+    /// A sum read exactly (see [`Parser::exact`]).
+    fn exact_sum(&mut self) -> PResult<Expr> {
+        let was = self.exact;
+        self.exact = true;
+        let e = self.sum(&mut Ctx::None);
+        self.exact = was;
+        e
+    }
+
+    /// A rounding function of `inner`, read from `start` to here: the function where
+    /// `inner` can be a fraction, else `inner` itself.
+    fn rounded(&self, func: Func, inner: Expr, start: usize) -> Expr {
+        let span = Span::new(start, self.pos);
+        if crate::fraction::can_be_fraction(&inner) {
+            Expr::call(func, vec![inner]).with_span(span)
+        } else {
+            inner.with_span(span)
+        }
+    }
+
+    /// A decimal number with a fraction (`1.5`, `.25`), in dialects with decimals: an exact
+    /// division (`exact(3/2)`). `None` (nothing read) for a whole number (`2`, `2.0`).
+    fn decimal(&mut self) -> PResult<Option<Expr>> {
+        let start = self.pos;
+        let rest = self.rest();
+        let whole = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let Some(after) = rest[whole..].strip_prefix('.') else {
+            return Ok(None);
+        };
+        let places = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let digits = &after[..places];
+        if digits.bytes().all(|b| b == b'0') {
+            return Ok(None);
+        }
+        let span = Span::new(start, start + whole + 1 + places);
+        let e = crate::fraction::decimal(&rest[..whole], digits, span)
+            .map_err(|msg| self.invalid(msg, span))?;
+        self.pos = span.end;
+        if matches!(self.peek(), Some('d' | 'D')) {
+            return Err(self.invalid("a number of dice must be a whole number".into(), span));
+        }
+        Ok(Some(e))
     }
 
     /// A number; in dialects with decimals, `2.0` is 2 and a fraction is refused.
@@ -943,6 +1128,12 @@ impl Parser<'_> {
 
     /// A computed count or number of sides: a constant expression.
     fn constant_count(&self, e: &Expr, span: Span, what: &'static str) -> PResult<u64> {
+        if constant_value(e).is_none() && crate::fraction::holds_fraction(e) {
+            return Err(self.invalid(
+                format!("a {what} must be a whole number: round the fraction (`floor(…)`)"),
+                span,
+            ));
+        }
         let Some(v) = constant_value(e) else {
             return Err(self.invalid(
                 format!(
@@ -1001,7 +1192,9 @@ impl Parser<'_> {
     }
 
     /// The modifiers after a group's closing bracket.
-    fn group(&mut self, (items, _): (Vec<Expr>, Vec<Span>), start: usize) -> PResult<Expr> {
+    fn group(&mut self, (items, commas): (Vec<Expr>, Vec<Span>), start: usize) -> PResult<Expr> {
+        // `{4d6,}`, Avrae d20's `(4d6,)`: a group of one value, not of its dice.
+        let one_value = items.len() == 1 && commas.len() == 1;
         let mut g = GroupTerm {
             items,
             keep: Keep::All,
@@ -1009,6 +1202,7 @@ impl Parser<'_> {
             success: None,
             failure: None,
             steps: Vec::new(),
+            dice: false,
         };
         let mut keep_span = Span::default();
         loop {
@@ -1032,6 +1226,10 @@ impl Parser<'_> {
                     return Err(self.unexpected("which items are failures (as in `f1`)"));
                 };
                 g.failure = Some(on);
+            } else if self.syn.name == "rpg-dice-roller"
+                && (self.eat("sa") || self.eat("sd") || self.eat("s"))
+            {
+                // Sorting a group's results: no effect on its value.
             } else {
                 break;
             }
@@ -1041,8 +1239,17 @@ impl Parser<'_> {
         // Roll20 refuses a bare number beside rolls (`{1d6, 5}kh1`; `{1d6, 5 + 0d0}kh1` and
         // `{1d6, {5}}kh1` are accepted): every item must be a roll or a group.
         if self.syn.name == "roll20" && n > 1 {
-            for item in &g.items {
+            // An inline roll is a number by then: `{[[1d6]], 5}kh1` has no rolls in it.
+            let outside = |item: &Expr| {
                 let text = self.src.get(item.span.start..item.span.end).unwrap_or("");
+                without_inline_rolls(text)
+            };
+            let rolls = g
+                .items
+                .iter()
+                .any(|item| outside(item).contains(['d', 'D']));
+            for item in g.items.iter().filter(|_| rolls) {
+                let text = outside(item);
                 if !text.starts_with('{') && !text.contains(['d', 'D']) {
                     return Err(self.invalid(
                         "Roll20 refuses a number standing alone among the rolls of a group: \
@@ -1067,12 +1274,35 @@ impl Parser<'_> {
                 span,
             ));
         }
+        let modified =
+            g.keep != Keep::All || g.success.is_some() || g.select.is_some() || !g.steps.is_empty();
+        // rpg-dice-roller compares the total of a group's one sub-roll (`{4d6}>10`), after
+        // keeping or dropping its dice (`{4d10*5d6}k2>50`): a group of one value, around
+        // the group keeping the dice if there is a keep.
+        let totals = n == 1 && self.syn.name == "rpg-dice-roller" && g.success.is_some();
+        let values = n == 1 && modified && (one_value || totals);
+        if values {
+            let kept = g.keep != Keep::All || g.select.is_some() || !g.steps.is_empty();
+            if totals && !one_value && kept {
+                let (success, failure) = (g.success.take(), g.failure.take());
+                let inner = self.single_group(g, span, keep_span)?;
+                g = GroupTerm {
+                    items: vec![inner],
+                    keep: Keep::All,
+                    select: None,
+                    success,
+                    failure,
+                    steps: Vec::new(),
+                    dice: false,
+                };
+            }
+        }
         // One item: its dice are kept or counted one by one (Roll20, rpg-dice-roller), which
         // for a sum of dice of one kind is one pool of them.
-        if n == 1 && (g.keep != Keep::All || g.success.is_some() || g.select.is_some()) {
+        if n == 1 && modified && !values {
             return self.single_group(g, span, keep_span);
         }
-        if n == 1 {
+        if n == 1 && !values {
             let item = g.items.pop().unwrap_or_else(|| Expr::number(0));
             return Ok(item.with_span(span));
         }
@@ -1153,8 +1383,19 @@ impl Parser<'_> {
                 });
             }
         }
-        let read = crate::one_group::one_item_group(&g, self.syn.group_constant_per_die)
-            .map_err(|msg| self.invalid(msg, span))?;
+        let read = match crate::one_group::one_item_group(&g, self.syn.group_constant_per_die) {
+            Ok(read) => read,
+            // rpg-dice-roller keeps or drops the dice of any one sub-roll, and computes it
+            // with the dice kept (`{4d10*(2+5d6)}k2`); so does this crate's grammar.
+            Err(_)
+                if (self.syn.name == "rpg-dice-roller" || self.syn.canonical_extras)
+                    && g.success.is_none()
+                    && g.failure.is_none() =>
+            {
+                return self.dice_group(g, span, keep_span);
+            }
+            Err(msg) => return Err(self.invalid(msg, span)),
+        };
         let s = TermSpans {
             count: span,
             die: span,
@@ -1200,6 +1441,35 @@ impl Parser<'_> {
         }
     }
 
+    /// A group of one item keeping or dropping among the item's dice
+    /// ([`GroupTerm::dice`]).
+    fn dice_group(&mut self, mut g: GroupTerm, span: Span, keep_span: Span) -> PResult<Expr> {
+        if g.select.is_some() || !g.steps.is_empty() {
+            return Err(self.invalid(
+                "a group of one expression keeps or drops its dice with one `kh`, `kl`, `dh` or \
+                 `dl`: selections and chains are not supported there"
+                    .into(),
+                keep_span,
+            ));
+        }
+        let n = crate::dice_group::dice_in(&g.items[0]).map_err(|msg| self.invalid(msg, span))?;
+        match g.keep {
+            Keep::Highest(k) | Keep::Lowest(k) => {
+                self.checked(out_of_range("dice kept", k.into(), 1, n.into(), keep_span))?;
+            }
+            Keep::DropHighest(k) | Keep::DropLowest(k) => {
+                let most = n.saturating_sub(1).into();
+                self.checked(out_of_range("dice dropped", k.into(), 1, most, keep_span))?;
+            }
+            Keep::All => {}
+        }
+        g.dice = true;
+        Ok(Expr {
+            kind: ExprKind::Group(g),
+            span,
+        })
+    }
+
     /// After the contents of `( … )` or a function: whitespace, then `)`; a `vs` here is
     /// explained.
     fn close_group(&mut self, expected: &'static str) -> PResult<()> {
@@ -1225,18 +1495,58 @@ impl Parser<'_> {
         let rounding = match name {
             "floor" => Some(Rounding::Floor),
             "ceil" => Some(Rounding::Ceil),
-            "round" => Some(Rounding::Round),
+            "round" if !self.syn.round_half_away => Some(Rounding::Round),
             "trunc" => Some(Rounding::Trunc),
+            "exact" => Some(Rounding::Exact),
             _ => None,
         };
+        if name == "round_away" || (name == "round" && self.syn.round_half_away) {
+            // rpg-dice-roller's `round` (mathjs's) rounds halves away from zero, as no
+            // division of the integer engine does: its argument is read exactly, then
+            // rounded.
+            self.enter(start)?;
+            self.ws();
+            let inner = self.exact_sum()?;
+            self.close_group("`)`")?;
+            self.leave();
+            return Ok(self.rounded(Func::RoundAway, inner, start));
+        }
         if let Some(r) = rounding {
             self.enter(start)?;
             self.ws();
-            let inner = self.sum(&mut Ctx::Open(r))?;
+            let body = self.pos;
+            let inner = if self.exact && r != Rounding::Exact {
+                self.sum(&mut Ctx::None)?
+            } else {
+                let mut ctx = Ctx::Open(r);
+                self.retry = false;
+                match self.sum(&mut ctx) {
+                    // `floor(a + x/y)` is `a + floor(x/y)` only for a whole `a`.
+                    Ok(inner)
+                        if !(ctx == Ctx::Used
+                            && r != Rounding::Exact
+                            && crate::fraction::can_be_fraction(&inner)) =>
+                    {
+                        inner
+                    }
+                    Err(err) if !self.retry => return Err(err),
+                    // The one division cannot carry the rounding: read the argument exactly
+                    // and round it as a whole.
+                    _ => {
+                        self.retry = false;
+                        self.pos = body;
+                        self.exact_sum()?
+                    }
+                }
+            };
             self.close_group("`)`")?;
             self.leave();
-            // Without a division the argument is whole already.
-            return Ok(inner.with_span(Span::new(start, self.pos)));
+            // Without a division the argument is whole already; a fraction left is rounded
+            // as a whole.
+            return Ok(match r.func() {
+                Some(f) => self.rounded(f, inner, start),
+                None => inner.with_span(Span::new(start, self.pos)),
+            });
         }
         let func = match name {
             "min" => Func::Min,
@@ -1318,6 +1628,9 @@ impl Parser<'_> {
 
     /// An optionally negative number.
     fn int(&mut self, expected: &'static str) -> PResult<i64> {
+        if let Some(n) = self.inline_number()? {
+            return Ok(n);
+        }
         let neg = self.eat("-") || self.eat("−");
         let (n, _) = self.uint(expected)?;
         let n = n as i64;
@@ -1326,6 +1639,16 @@ impl Parser<'_> {
 
     /// `{a, b, …}`
     fn set(&mut self) -> PResult<Cmp> {
+        // A rolled number stands only as a test's one number (`>=(1d4)`), not in a set: it
+        // would stand for the whole test and drop the set's other numbers (found by fuzzing:
+        // `0d5={0,(1df/2),06}`).
+        let target_ok = std::mem::replace(&mut self.target_ok, false);
+        let values = self.set_values();
+        self.target_ok = target_ok;
+        values
+    }
+
+    fn set_values(&mut self) -> PResult<Cmp> {
         let mut values = BTreeSet::new();
         loop {
             self.ws();
@@ -1339,6 +1662,111 @@ impl Parser<'_> {
             }
         }
     }
+    /// Foundry's count before the test of a reroll or explosion (`x5=10`, `r1=1`): the most
+    /// rerolls or explosions in the whole term. A number is a count only when a comparison
+    /// follows it (`x10` explodes on 10).
+    fn foundry_limit(&mut self) -> PResult<Option<u32>> {
+        if self.syn.name != "foundry" {
+            return Ok(None);
+        }
+        let rest = self.rest();
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 || !rest[digits..].starts_with(['<', '>', '=']) {
+            return Ok(None);
+        }
+        let (n, _) = self.uint("the most rerolls or explosions in the term")?;
+        Ok(Some(n.min(u64::from(u32::MAX)) as u32))
+    }
+
+    /// This crate's `limitN` after a reroll or explosion: the most of them in the whole term.
+    fn canonical_limit(&mut self) -> PResult<Option<u32>> {
+        if !self.syn.canonical_extras || !self.eat("limit") {
+            return Ok(None);
+        }
+        let (n, _) = self.uint("the most rerolls or explosions in the term (as in `limit5`)")?;
+        Ok(Some(n.min(u64::from(u32::MAX)) as u32))
+    }
+
+    /// Whether an inline roll starts here (Roll20's `[[…]]`).
+    fn at_inline_roll(&self) -> bool {
+        self.syn.name == "roll20" && self.rest().starts_with("[[")
+    }
+
+    /// Roll20's inline roll `[[…]]` at the input: the expression inside, rolled once and
+    /// used as a number where it stands.
+    fn inline_roll(&mut self, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.pos += 2;
+        self.ws();
+        let inner = self.sum(&mut Ctx::None)?;
+        self.ws();
+        if !self.eat("]]") {
+            return Err(self.unexpected("`]]` (the end of the inline roll)"));
+        }
+        self.leave();
+        Ok(inner.with_span(Span::new(start, self.pos)))
+    }
+
+    /// A number written as an inline roll (Roll20's `[[1+3]]`), or in this crate's grammar
+    /// in parentheses where a success test's number may be rolled (`>=(1d4)`): a constant is
+    /// its value; a rolled one is the success target of the dice term being read (kept in
+    /// `rolled_target`, 0 standing for it).
+    fn inline_number(&mut self) -> PResult<Option<i64>> {
+        let start = self.pos;
+        let inline = self.at_inline_roll();
+        let paren = self.syn.canonical_extras && self.target_ok && self.peek() == Some('(');
+        if !inline && !paren {
+            return Ok(None);
+        }
+        // Dice terms inside have success targets of their own.
+        let target_ok = std::mem::replace(&mut self.target_ok, false);
+        let outer = self.rolled_target.take();
+        let inner = if inline {
+            self.inline_roll(start)?
+        } else {
+            self.enter(start)?;
+            self.pos += 1;
+            self.ws();
+            let inner = self.sum(&mut Ctx::None)?;
+            self.close_group("`)`")?;
+            self.leave();
+            inner.with_span(Span::new(start, self.pos))
+        };
+        self.target_ok = target_ok;
+        self.rolled_target = outer;
+        let span = Span::new(start, self.pos);
+        if let Some(v) = constant_value(&inner) {
+            self.checked(out_of_range(
+                "number",
+                v,
+                -i128::from(MAX_CONSTANT),
+                MAX_CONSTANT.into(),
+                span,
+            ))?;
+            return Ok(Some(v as i64));
+        }
+        if !target_ok {
+            return Err(self.invalid(
+                "a rolled number may stand as a count, as sides or as the number of a success \
+                 test (`3d6>[[1d4]]`), not here"
+                    .into(),
+                span,
+            ));
+        }
+        if crate::fraction::can_be_fraction(&inner) {
+            return Err(self.invalid(
+                "a success target that can be a fraction is not supported: round it with \
+                 floor(…), ceil(…) or round(…)"
+                    .into(),
+                span,
+            ));
+        }
+        self.rolled_target = Some(inner);
+        Ok(Some(0))
+    }
+
     /// An optional compare point after a modifier (`u`, `mt`): written bare in the
     /// dialects (`u=5`), in parentheses in this crate's grammar (`u(=5)`), where a bare test
     /// would read as a success count. `expected` names the spelling in an error.
@@ -1562,10 +1990,10 @@ impl Parser<'_> {
             DieKind::Sides(100)
         } else if (self.syn.coin || self.syn.canonical_extras)
             && self.looking_at("c")
-            && !self.looking_at("cc")
+            && !(self.syn.foundry_counting && self.looking_at("cc"))
         {
             // A coin, its modifiers may follow at once (`dCr0`, the canonical form of
-            // `dc` rerolled); `dcc1` is Foundry's call, below.
+            // `dc` rerolled; `dCcs1`, found by fuzzing); Foundry's `dcc1` is its call, below.
             self.pos += 1;
             DieKind::Coin
         } else if self.syn.coin && self.syn.foundry_counting && self.looking_at("cc") {
@@ -1575,14 +2003,20 @@ impl Parser<'_> {
         } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             let (n, _) = self.uint("the number of sides")?;
             DieKind::Sides(n as u32)
-        } else if self.syn.computed_dice && self.peek() == Some('(') {
+        } else if self.syn.computed_dice && (self.peek() == Some('(') || self.at_inline_roll()) {
             let open = self.pos;
-            self.enter(open)?;
-            self.pos += 1;
-            self.ws();
-            let inner = self.sum(&mut Ctx::None)?;
-            self.close_group("`)`")?;
-            self.leave();
+            let inner = if self.at_inline_roll() {
+                // Roll20's inline roll as the sides (`d[[1d4+2]]`).
+                self.inline_roll(open)?
+            } else {
+                self.enter(open)?;
+                self.pos += 1;
+                self.ws();
+                let inner = self.sum(&mut Ctx::None)?;
+                self.close_group("`)`")?;
+                self.leave();
+                inner
+            };
             let span = Span::new(open, self.pos);
             if self.syn.computed_rolls && constant_value(&inner).is_none() {
                 // Rolled sides: the die stands for any size while the modifiers are read.
@@ -1633,6 +2067,12 @@ impl Parser<'_> {
         };
         let syn = self.syn;
         let mut library_keeps: Vec<Keep> = Vec::new();
+        // Every reroll and explosion in the order written, in case the term needs them
+        // applied one after the other (a limit in the term, or two of a kind).
+        let sequences = syn.name == "foundry" || syn.canonical_extras;
+        let mut target: Option<Expr> = None;
+        let mut seq: Vec<RollStep> = Vec::new();
+        let (mut seq_needed, mut seq_ok) = (false, true);
         loop {
             let m = self.pos;
             // Explosions.
@@ -1648,7 +2088,7 @@ impl Parser<'_> {
                                 Self::default_explode(die)
                             }
                         };
-                        Some((compound, pen, on, None))
+                        Some((compound, pen, on, None, None))
                     } else {
                         None
                     }
@@ -1656,6 +2096,7 @@ impl Parser<'_> {
                 ExplodeWords::X => {
                     if self.eat("xo") || self.eat("x") {
                         let once = self.pos - m == 2;
+                        let limit = self.foundry_limit()?;
                         let on = match self.keyword_cmp()? {
                             Some(on) => on,
                             None => {
@@ -1663,7 +2104,7 @@ impl Parser<'_> {
                                 Self::default_explode(die)
                             }
                         };
-                        Some((false, false, on, once.then_some(1)))
+                        Some((false, false, on, once.then_some(1), limit))
                     } else {
                         None
                     }
@@ -1671,13 +2112,13 @@ impl Parser<'_> {
                 ExplodeWords::E => {
                     if self.eat("e") {
                         let on = self.selector_on_dice(&t, "`e`")?;
-                        Some((false, false, on, None))
+                        Some((false, false, on, None, None))
                     } else {
                         None
                     }
                 }
             };
-            if let Some((compound, penetrate, on, cap)) = explosion {
+            if let Some((compound, penetrate, on, cap, limit)) = explosion {
                 s.explode = Span::new(m, self.pos);
                 let cap_start = self.pos;
                 let cap = if syn.explosion_cap && self.eat("cap") {
@@ -1686,8 +2127,27 @@ impl Parser<'_> {
                     cap
                 };
                 s.cap = Span::new(cap_start, self.pos);
+                let limit = match limit {
+                    Some(l) => Some(l),
+                    None => self.canonical_limit()?,
+                };
+                s.explode = Span::new(m, self.pos);
+                seq.push(RollStep {
+                    kind: StepKind::Explode,
+                    recursive: cap != Some(1),
+                    on: on.clone(),
+                    limit,
+                });
+                let plain = !compound && !penetrate && matches!(cap, None | Some(1));
+                seq_ok &= plain;
+                seq_needed |= limit.is_some();
                 if t.explode.is_some() {
-                    return Err(self.duplicate("an explosion", m));
+                    // A second explosion makes a sequence of plain ones only.
+                    if !sequences || !seq_ok {
+                        return Err(self.duplicate("an explosion", m));
+                    }
+                    seq_needed = true;
+                    continue;
                 }
                 t.explode = Some(Explosion {
                     compound,
@@ -1701,6 +2161,7 @@ impl Parser<'_> {
             if let Some(&(word, kind)) = syn.rerolls.iter().find(|(w, _)| self.looking_at(w)) {
                 // `ra` in this crate's canonical form; a word must not swallow `max`, `min`.
                 self.pos += word.len();
+                let foundry_limit = self.foundry_limit()?;
                 let on = if syn.keep == KeepWords::Selectors {
                     self.selector_on_dice(&t, word)?
                 } else {
@@ -1739,12 +2200,24 @@ impl Parser<'_> {
                     }
                     RerollWord::Once | RerollWord::Until => {
                         let once = kind == RerollWord::Once;
+                        let limit = match foundry_limit {
+                            Some(l) => Some(l),
+                            None => self.canonical_limit()?,
+                        };
+                        seq.push(RollStep {
+                            kind: StepKind::Reroll,
+                            recursive: !once,
+                            on: on.clone(),
+                            limit,
+                        });
+                        seq_needed |= limit.is_some();
                         match &mut t.reroll {
                             // Roll20's `r1r3`: more faces rerolled the same way.
                             Some(r) if r.once == once && syn.name == "roll20" => {
                                 self.listable(die.faces(), "a smaller die before a second reroll")?;
                                 r.on = union_on_faces(&r.on, &on, die);
                             }
+                            Some(_) if sequences => seq_needed = true,
                             Some(_) => return Err(self.duplicate("a reroll", m)),
                             None => t.reroll = Some(Reroll { once, on }),
                         }
@@ -1878,6 +2351,19 @@ impl Parser<'_> {
                 if self.peek().is_some_and(|c| c.is_ascii_digit()) {
                     self.uint("the least matching dice")?;
                 }
+                // A comparison after `m` could limit the values highlighted (as `mt3>4`
+                // limits the sets counted) or count successes: the reference shows it only
+                // with `mt`, so it is refused rather than guessed.
+                if self.rest().starts_with(['<', '>', '=']) {
+                    return Err(self.invalid(
+                        "a comparison after Roll20's `m` (highlight matches) is not supported: \
+                         the Dice Reference gives comparisons for `mt` only (`5d6mt3>4` counts \
+                         sets of 4 or more); to count successes, write the test without `m` \
+                         (`5d6>4`)"
+                            .into(),
+                        Span::new(m, self.pos + 1),
+                    ));
+                }
                 continue;
             }
             if let Some(keep) = self.keep_words()? {
@@ -1946,12 +2432,16 @@ impl Parser<'_> {
                 continue;
             }
             if syn.bare_success {
-                if let Some(c) = self.cmp()? {
+                self.target_ok = true;
+                let test = self.cmp();
+                self.target_ok = false;
+                if let Some(c) = test? {
                     if t.success.is_some() {
                         return Err(self.duplicate("a success test (`>=N`)", m));
                     }
                     s.success = Span::new(m, self.pos);
                     t.success = Some(c);
+                    target = self.rolled_target.take();
                     continue;
                 }
                 if self.eat("f") {
@@ -1980,15 +2470,40 @@ impl Parser<'_> {
             }
             break;
         }
-        if !library_keeps.is_empty() {
-            let steps = crate::select::keep_then_drop(&library_keeps).ok_or_else(|| {
-                self.invalid(
-                    "keeping both the highest and the lowest dice (`kh` with `kl`) on one \
-                     term is not supported"
+        if seq_needed {
+            if !seq_ok {
+                return Err(self.invalid(
+                    "rerolls and explosions applied one after the other (with a limit in the \
+                     term, or several on one term) must be plain: no compounding, penetrating \
+                     or cap other than `cap1` (explode once)"
                         .into(),
-                    s.keep,
-                )
-            })?;
+                    s.explode,
+                ));
+            }
+            t.sequence = seq;
+            t.reroll = None;
+            t.explode = None;
+        }
+        if !library_keeps.is_empty() {
+            // Both ends kept (`kh` with `kl`): the run of ranks left depends on the number of
+            // dice, known here unless rolled or added to.
+            let fixed = rolled.is_none()
+                && t.explode.is_none()
+                && t.sequence.is_empty()
+                && t.reroll_add.is_none();
+            let steps = match crate::select::keep_then_drop(&library_keeps) {
+                Some(steps) => steps,
+                None if fixed => both_ends(&library_keeps, t.count, die.faces().0),
+                None => {
+                    return Err(self.invalid(
+                        "keeping both the highest and the lowest dice (`kh` with `kl`) on one \
+                         term is supported only for a number of dice known before the roll (no \
+                         explosions, no rolled count)"
+                            .into(),
+                        s.keep,
+                    ));
+                }
+            };
             (t.keep, t.select, t.steps) = crate::select::lower(steps);
         }
         let span = Span::new(start, self.pos);
@@ -2021,7 +2536,7 @@ impl Parser<'_> {
             t.success = Some(Cmp::Exactly(6));
             t.failure = Some(Cmp::Exactly(1));
         }
-        if rolled.is_some() || rolled_sides.is_some() {
+        if rolled.is_some() || rolled_sides.is_some() || target.is_some() {
             if rolled_sides.is_some() && self.die_default {
                 return Err(self.invalid(
                     "with rolled sides a modifier cannot take its faces from the die (a plain \
@@ -2040,6 +2555,7 @@ impl Parser<'_> {
                     count: Box::new(count),
                     sides: rolled_sides.map(Box::new),
                     term: t,
+                    target: target.map(Box::new),
                 }),
                 span,
             });
@@ -2260,6 +2776,67 @@ impl Parser<'_> {
             span: Span::new(start, self.pos),
         })
     }
+}
+
+/// rpg-dice-roller's keep and drops on `n` dice when both ends are kept (`3d10kh2kl2`): each
+/// modifier marks the dice it drops over all the dice (ranked once), so the dice left are
+/// the ranks `lo..hi` every modifier keeps: as steps, drop the `lo` lowest, then keep the
+/// `hi − lo` lowest left; none at all (every die showing `lowest` or more dropped) when the
+/// runs do not meet.
+fn both_ends(keeps: &[Keep], n: u32, lowest: i64) -> Vec<Step> {
+    let (mut lo, mut hi) = (0u32, n);
+    for k in keeps {
+        match *k {
+            Keep::Highest(k) => lo = lo.max(n.saturating_sub(k)),
+            Keep::Lowest(k) => hi = hi.min(k),
+            Keep::DropHighest(k) => hi = hi.min(n.saturating_sub(k)),
+            Keep::DropLowest(k) => lo = lo.max(k),
+            Keep::All => {}
+        }
+    }
+    if hi <= lo {
+        return vec![Step {
+            keep: false,
+            picks: vec![Pick::Test(Cmp::AtLeast(lowest))],
+        }];
+    }
+    let mut steps = Vec::new();
+    if lo > 0 {
+        steps.push(Step {
+            keep: false,
+            picks: vec![Pick::Lowest(lo)],
+        });
+    }
+    if hi - lo < n - lo {
+        steps.push(Step {
+            keep: true,
+            picks: vec![Pick::Lowest(hi - lo)],
+        });
+    }
+    steps
+}
+
+/// `text` without its Roll20 inline rolls (`[[…]]`, nested ones included).
+fn without_inline_rolls(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut rest = text;
+    while !rest.is_empty() {
+        if rest.starts_with("[[") {
+            depth += 1;
+            rest = &rest[2..];
+        } else if depth > 0 && rest.starts_with("]]") {
+            depth -= 1;
+            rest = &rest[2..];
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            if depth == 0 {
+                out.push(c);
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// The faces of `die` passing either test, as a set (Roll20's repeated `r1r3`, `cs20cs10`).

@@ -11,83 +11,7 @@ use crate::compile::{
     ComputedSpec, Fast, GroupSpec, Node, Op, Plan, PoolSpec, StreakSpec, Term, TermKind,
 };
 
-/// What one roll of an expression yields: a number, or for a `vs` comparison where the
-/// total fell against the target.
-///
-/// Ordered (numbers by value; `Below < Equal < Above`), printable, and with serde (feature
-/// `serde`) a plain JSON number or `"below"` / `"equal"` / `"above"`. As a
-/// [`dice_core::Numeric`], a comparison counts −1, 0, +1, so the mean of its distribution is
-/// P(above) − P(below).
-///
-/// ```
-/// use dice_notation::Outcome;
-/// use dice_core::Versus;
-/// assert_eq!(Outcome::Number(7).to_string(), "7");
-/// assert_eq!(Outcome::Versus(Versus::Above).to_string(), "above");
-/// assert_eq!(Outcome::Number(-2).as_number(), Some(-2));
-/// assert_eq!(Outcome::Versus(Versus::Equal).as_number(), None);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(untagged))]
-pub enum Outcome {
-    /// The value of an arithmetic expression.
-    Number(i64),
-    /// Where the total of a `vs` comparison fell against its target.
-    Versus(Versus),
-}
-
-impl Outcome {
-    /// The number, unless the outcome is a comparison.
-    ///
-    /// ```
-    /// assert_eq!(dice_notation::Outcome::Number(5).as_number(), Some(5));
-    /// ```
-    pub fn as_number(self) -> Option<i64> {
-        match self {
-            Outcome::Number(n) => Some(n),
-            Outcome::Versus(_) => None,
-        }
-    }
-
-    /// The comparison, unless the outcome is a number.
-    ///
-    /// ```
-    /// use dice_notation::Outcome;
-    /// assert_eq!(Outcome::Number(3).as_versus(), None);
-    /// ```
-    pub fn as_versus(self) -> Option<Versus> {
-        match self {
-            Outcome::Number(_) => None,
-            Outcome::Versus(v) => Some(v),
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::Number(n) => write!(f, "{n}"),
-            Outcome::Versus(v) => write!(f, "{v}"),
-        }
-    }
-}
-
-impl dice_core::Numeric for Outcome {
-    /// The number; a comparison as −1 (below), 0 (equal), +1 (above).
-    fn to_f64(self) -> f64 {
-        self.to_i64() as f64
-    }
-
-    fn to_i64(self) -> i64 {
-        match self {
-            Outcome::Number(n) => n,
-            Outcome::Versus(Versus::Below) => -1,
-            Outcome::Versus(Versus::Equal) => 0,
-            Outcome::Versus(Versus::Above) => 1,
-        }
-    }
-}
+pub use crate::outcome::Outcome;
 
 /// One die of a roll, as it went through the modifiers.
 ///
@@ -269,10 +193,24 @@ impl fmt::Display for TermRoll {
 pub struct RollResult {
     /// The result: what [`dice_core::Roll::roll`] returns for the same RNG state.
     pub outcome: Outcome,
-    /// The value of the expression (of its left side, for a comparison).
+    /// The value of the expression (of its left side, for a comparison), rounded toward −∞
+    /// when it is a fraction ([`RollResult::total_exact`] then holds it).
     pub total: i64,
-    /// The target of a comparison.
+    /// The target of a comparison, rounded toward −∞ when it is a fraction.
     pub target: Option<i64>,
+    /// The exact total, when it is not a whole number (the dialects' exact division and
+    /// decimals: `4d6/7`); `None` when [`RollResult::total`] is exact.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub total_exact: Option<crate::rational::Rational>,
+    /// The exact target, when it is not a whole number.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub target_exact: Option<crate::rational::Rational>,
     /// Every dice term, left to right.
     pub terms: Vec<TermRoll>,
 }
@@ -289,7 +227,14 @@ impl fmt::Display for RollResult {
             f.write_str(" → ")?;
         }
         match self.target {
-            Some(target) => write!(f, "{} vs {target}: {}", self.total, self.outcome),
+            Some(target) => {
+                let shown = |exact: Option<crate::rational::Rational>, whole: i64| {
+                    exact.map_or_else(|| whole.to_string(), |r| r.to_string())
+                };
+                let total = shown(self.total_exact, self.total);
+                let target = shown(self.target_exact, target);
+                write!(f, "{total} vs {target}: {}", self.outcome)
+            }
             None => write!(f, "{}", self.outcome),
         }
     }
@@ -402,6 +347,7 @@ pub(crate) fn roll_computed<F: Faces>(
     c: &ComputedSpec,
     n: i64,
     s: i64,
+    t: Option<i64>,
     src: &mut F,
 ) -> (i64, Vec<RolledDie>) {
     let Ok(n) = u32::try_from(n) else {
@@ -412,7 +358,15 @@ pub(crate) fn roll_computed<F: Faces>(
     }
     let index = if c.rolled_sides { s - c.sides_lo } else { 0 };
     match usize::try_from(index).ok().and_then(|i| c.variants.get(i)) {
-        Some(p) if n > 0 => roll_pool_of(p, n, src),
+        Some(p) if n > 0 => match t {
+            // A rolled success target: the pool with that number in its test.
+            Some(t) => {
+                let mut p = p.clone();
+                p.success = p.success.map(|c| c.with_number(t));
+                roll_pool_of(&p, n, src)
+            }
+            None => roll_pool_of(p, n, src),
+        },
         _ => (0, Vec::new()),
     }
 }
@@ -421,7 +375,14 @@ pub(crate) fn roll_computed<F: Faces>(
 fn roll_pool_of<F: Faces>(p: &PoolSpec, count: u32, src: &mut F) -> (i64, Vec<RolledDie>) {
     let mut dice: Vec<RolledDie> = Vec::with_capacity(count as usize);
     let pen = i64::from(p.explode.as_ref().is_some_and(|e| e.penetrate));
-    for _ in 0..count {
+    // Foundry's term-wide rerolls and explosions roll every die at once.
+    let one_by_one = if p.sequence.is_empty() {
+        count
+    } else {
+        crate::sequence::roll(p, count, src, &mut dice);
+        0
+    };
+    for _ in 0..one_by_one {
         let mut rerolled = Vec::new();
         let mut first = draw(p, src, &mut rerolled);
         if let Some(u) = &p.unique {
@@ -637,8 +598,18 @@ fn from_record(record: &RollRecord, offset: i64) -> Vec<RolledDie> {
 /// Rolls one term: its value, and its record when asked.
 pub(crate) trait Roller {
     fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64;
-    /// A computed dice term, whose count `n` and sides `s` were rolled.
-    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64;
+    /// A computed dice term, whose count `n`, sides `s` and success target `t` (when
+    /// rolled) were rolled.
+    fn computed(
+        &mut self,
+        term: &Term,
+        n: i64,
+        s: i64,
+        t: Option<i64>,
+        record: Option<&mut Vec<TermRoll>>,
+    ) -> i64;
+    /// Every die of a term (its value aside), for a group keeping dice across terms.
+    fn dice(&mut self, term: &Term) -> Vec<RolledDie>;
 }
 
 /// Rolls a computed term from `src`, recording it when asked.
@@ -646,13 +617,14 @@ fn computed_term<F: Faces>(
     term: &Term,
     n: i64,
     s: i64,
+    t: Option<i64>,
     src: &mut F,
     record: Option<&mut Vec<TermRoll>>,
 ) -> i64 {
     let TermKind::Computed(c) = &term.kind else {
         return 0;
     };
-    let (value, dice) = roll_computed(c, n, s, src);
+    let (value, dice) = roll_computed(c, n, s, t, src);
     if let Some(out) = record {
         out.push(TermRoll {
             term: term.text.clone(),
@@ -669,6 +641,10 @@ fn computed_term<F: Faces>(
 pub(crate) struct RngRoller<'a, R: Rng + ?Sized>(pub(crate) &'a mut R);
 
 impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
+    fn dice(&mut self, term: &Term) -> Vec<RolledDie> {
+        general(term, &mut RngFaces(self.0)).1
+    }
+
     fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64 {
         let offset = match &term.kind {
             TermKind::Pool(p) => p.offset,
@@ -705,8 +681,15 @@ impl<R: Rng + ?Sized> Roller for RngRoller<'_, R> {
         value
     }
 
-    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64 {
-        computed_term(term, n, s, &mut RngFaces(self.0), record)
+    fn computed(
+        &mut self,
+        term: &Term,
+        n: i64,
+        s: i64,
+        t: Option<i64>,
+        record: Option<&mut Vec<TermRoll>>,
+    ) -> i64 {
+        computed_term(term, n, s, t, &mut RngFaces(self.0), record)
     }
 }
 
@@ -741,6 +724,10 @@ pub(crate) fn roll_outcome<R: Rng + ?Sized>(plan: &Plan, rng: &mut R) -> Outcome
 pub(crate) struct ListRoller(pub(crate) ListFaces);
 
 impl Roller for ListRoller {
+    fn dice(&mut self, term: &Term) -> Vec<RolledDie> {
+        general(term, &mut self.0).1
+    }
+
     fn term(&mut self, term: &Term, record: Option<&mut Vec<TermRoll>>) -> i64 {
         let (value, dice) = general(term, &mut self.0);
         if let Some(out) = record {
@@ -754,8 +741,15 @@ impl Roller for ListRoller {
         value
     }
 
-    fn computed(&mut self, term: &Term, n: i64, s: i64, record: Option<&mut Vec<TermRoll>>) -> i64 {
-        computed_term(term, n, s, &mut self.0, record)
+    fn computed(
+        &mut self,
+        term: &Term,
+        n: i64,
+        s: i64,
+        t: Option<i64>,
+        record: Option<&mut Vec<TermRoll>>,
+    ) -> i64 {
+        computed_term(term, n, s, t, &mut self.0, record)
     }
 }
 
@@ -809,6 +803,9 @@ pub(crate) fn apply(op: BinOp, x: i64, y: i64) -> i64 {
                 x.wrapping_div(y)
             }
         }
+        // Exact division never reaches the integer engine (an expression holding one takes
+        // the fraction path, `crate::fraction`): rounded toward −∞ should it ever.
+        BinOp::DivExact => floor_div(x, y),
         BinOp::Mod => x.saturating_sub(y.saturating_mul(floor_div(x, y))),
         BinOp::Rem => {
             if y == 0 {
@@ -837,7 +834,8 @@ pub(crate) fn apply(op: BinOp, x: i64, y: i64) -> i64 {
     }
 }
 
-fn eval<R: Roller>(
+/// The value of a node of the integer engine (the fraction path's whole parts use it too).
+pub(crate) fn eval<R: Roller>(
     node: &Node,
     terms: &[Term],
     roller: &mut R,
@@ -877,9 +875,13 @@ fn eval<R: Roller>(
                 Some(s) => eval(s, terms, roller, record),
                 None => 0,
             };
-            roller.computed(&terms[c.term], n, s, record.as_mut())
+            let t = c.target.as_ref().map(|t| eval(t, terms, roller, record));
+            roller.computed(&terms[c.term], n, s, t, record.as_mut())
         }
         Op::Group(g) => {
+            if let Some(dice) = &g.dice {
+                return crate::dice_group::roll(g, dice.clone(), terms, roller, record);
+            }
             let values: Vec<i64> = g
                 .items
                 .iter()

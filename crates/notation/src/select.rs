@@ -203,6 +203,17 @@ pub(crate) fn lower(steps: Vec<Step>) -> (Keep, Option<Select>, Vec<Step>) {
 /// Marks which values stay after the steps, each choosing among those still kept (`kept`
 /// on entry: the values kept so far).
 pub(crate) fn apply(values: &[i64], kept: &mut [bool], steps: &[Step]) {
+    apply_by(values, kept, steps, |c, v| c.test(*v));
+}
+
+/// [`apply`] over any ordered values, with `test` for a selector's test (the fraction
+/// path's values are fractions).
+pub(crate) fn apply_by<T: Ord>(
+    values: &[T],
+    kept: &mut [bool],
+    steps: &[Step],
+    test: impl Fn(&Cmp, &T) -> bool,
+) {
     let mut order: Vec<usize> = Vec::with_capacity(values.len());
     let mut picked = vec![false; values.len()];
     for step in steps {
@@ -214,9 +225,9 @@ pub(crate) fn apply(values: &[i64], kept: &mut [bool], steps: &[Step]) {
                 Pick::Highest(k) | Pick::Lowest(k) => {
                     // A stable sort: among equal values the earlier first.
                     if matches!(pick, Pick::Highest(_)) {
-                        order.sort_by_key(|&i| std::cmp::Reverse(values[i]));
+                        order.sort_by(|&i, &j| values[j].cmp(&values[i]));
                     } else {
-                        order.sort_by_key(|&i| values[i]);
+                        order.sort_by(|&i, &j| values[i].cmp(&values[j]));
                     }
                     for &i in order.iter().take(*k as usize) {
                         picked[i] = true;
@@ -224,7 +235,7 @@ pub(crate) fn apply(values: &[i64], kept: &mut [bool], steps: &[Step]) {
                 }
                 Pick::Test(c) => {
                     for &i in &order {
-                        if c.test(values[i]) {
+                        if test(c, &values[i]) {
                             picked[i] = true;
                         }
                     }

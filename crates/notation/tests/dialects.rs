@@ -4,15 +4,16 @@
 //! with an error where the file says `error`), give that value with those faces, and have
 //! exact odds or a refusal for cost or support, which come with no roll.
 
-use dice_notation::{Dialect, Expression, NotationError, Outcome};
+use dice_notation::{Dialect, Expression, NotationError, Outcome, Rational};
 
 /// One line of a corpus file.
 struct Entry {
     line: usize,
     text: String,
     faces: Vec<i64>,
-    /// `None`: the crate refuses the expression.
-    value: Option<i64>,
+    /// `None`: the crate refuses the expression. A whole number (`7`), or where the
+    /// roller divides exactly a fraction (`52/7`) or an exact decimal (`9.45`).
+    value: Option<Rational>,
     note: String,
 }
 
@@ -91,16 +92,16 @@ fn check(dialect: Dialect) -> (usize, usize, usize, usize) {
         if again.as_ref() != Ok(&x) {
             failures.push(format!("{where_}: canonical `{x}` reads back as {again:?}"));
         }
+        let want = Outcome::from_rational(want);
         match x.roll_faces(e.faces.iter().copied()) {
-            Ok(r) if r.outcome == Outcome::Number(want) => agree += 1,
+            Ok(r) if r.outcome == want => agree += 1,
             Ok(r) => failures.push(format!("{where_}: gave {r}, expected {want}")),
             Err(err) => failures.push(format!("{where_}: faces: {err}")),
         }
         match x.distribution() {
             Ok(law) => {
                 exact += 1;
-                let o = Outcome::Number(want);
-                let listed = law.probability(&o) > 0.0;
+                let listed = law.probability(&want) > 0.0;
                 if !listed && law.tail() == 0.0 {
                     failures.push(format!("{where_}: the exact law gives {want} no chance"));
                 }
@@ -261,6 +262,26 @@ fn the_constructs_the_dialects_added_read_and_print_in_this_crates_grammar() {
         ("4d6sd", "4d6sd"),
         ("3dC", "3dC"),
         ("4d6!<>3", "4d6!<>3"),
+        ("exact(1d6/2)", "exact(1d6/2)"),
+        ("exact(3/2)", "exact(3/2)"),
+        (
+            "floor(exact(1d6/2)+exact(1/2))",
+            "floor(exact(1d6/2)+exact(1/2))",
+        ),
+        (
+            "round_away(exact((1d6-4)/2))",
+            "round_away(exact((1d6-4)/2))",
+        ),
+        ("round_away(1d6)", "1d6"),
+        ("6d10!10limit5", "6d10!10limit5"),
+        ("20d20ro1limit1", "20d20ro1limit1"),
+        ("5d10!<8cap1!10>=8", "5d10!<8cap1!10>=8"),
+        ("4d6r1r2", "4d6r1r2"),
+        ("3d6>=(1d4)", "3d6>=(1d4)"),
+        ("3d6>=(1+3)", "3d6>=4"),
+        ("{4d6,}>10", "{4d6,}>10"),
+        ("{4d10*(2+5d6)}kh2", "{4d10*(2+5d6)}kh2"),
+        ("{{4d10*5d6}kh2,}>50", "{{4d10*5d6}kh2,}>50"),
     ] {
         let e = Expression::parse(text).unwrap_or_else(|err| panic!("{text}: {err:#}"));
         assert_eq!(e.to_string(), canonical, "{text}");
@@ -277,13 +298,27 @@ fn the_constructs_the_dialects_added_read_and_print_in_this_crates_grammar() {
     assert_eq!(value("-2**2", &[]), -4);
     assert_eq!(value("2**3**2", &[]), 512);
     assert_eq!(value("floor(10 - 1d6/4)", &[5]), 8);
+    // A limit in the term: the third 6 does not explode; a rolled target (a 3), then the
+    // dice; a group of one value; a group keeping the dice of its item.
+    assert_eq!(value("3d6!6limit2", &[6, 6, 6, 1, 1]), 20);
+    assert_eq!(value("3d6>=(1d4)", &[3, 2, 3, 6]), 2);
+    assert_eq!(value("{3d6,}>=10", &[3, 2, 6]), 1);
+    assert_eq!(value("{2d6*1d6}kl2", &[3, 5, 3]), 3 * 3);
     assert_eq!(
         value("round(1d20/3) + trunc((2d6-7)/3)", &[10, 1, 1]),
         3 - 1
     );
-    // A fraction that is not rounded is refused in the dialects that divide exactly.
+    // A fraction that is not rounded stays one in the dialects that divide exactly (the
+    // fraction path, `tests/fractions.rs`); a rounded one is this crate's rounded division.
     for d in [Dialect::Roll20, Dialect::Foundry, Dialect::RpgDiceRoller] {
-        assert!(Expression::parse_with("1d6/2", d).is_err());
-        assert!(Expression::parse_with("floor(1d6/2) + 12/4", d).is_ok());
+        let half = Expression::parse_with("1d6/2", d).unwrap();
+        assert_eq!(half.to_string(), "exact(1d6/2)");
+        let r = half.roll_faces([3]).unwrap();
+        assert_eq!(r.outcome, Outcome::Fraction(Rational::new(3, 2).unwrap()));
+        let rounded = Expression::parse_with("floor(1d6/2) + 12/4", d).unwrap();
+        assert_eq!(rounded.to_string(), "1d6/2+12/4");
     }
+    // This crate's own `/` still rounds toward −∞, and its grammar has no decimals.
+    assert_eq!(value("1d6/2", &[3]), 1);
+    assert!(Expression::parse("1d6*0.5").is_err());
 }

@@ -1302,11 +1302,261 @@ fn rpg_dice_roller_keep_and_drops_on_one_term() {
         // The highest three are 6, 5, 4; the 6 is then dropped.
         assert_eq!(r.outcome, Outcome::Number(5 + 4), "{text}");
     }
-    // A keep of both ends is refused, as is a modifier given twice.
-    for text in ["4d6kh1kl1", "4d6dl1dl2"] {
+    // Both ends kept: the ranks both keeps keep (none when they do not meet).
+    check_in(RpgDiceRoller, "4d4kh3kl2", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 3, 2, 0, 0)
+    });
+    check_in(RpgDiceRoller, "4d4kh1kl1", 4, move |t| {
+        by_ranks(dice(t, 4, 4), 1, 1, 0, 0)
+    });
+    check_in(RpgDiceRoller, "5d3kh4kl3dl1", 5, move |t| {
+        by_ranks(dice(t, 5, 3), 4, 3, 1, 0)
+    });
+    // A modifier given twice is refused, and both ends kept over a number of dice that
+    // explosions change.
+    for text in ["4d6dl1dl2", "4d6!kh1kl1"] {
         assert!(
             Expression::parse_with(text, RpgDiceRoller).is_err(),
             "{text}"
         );
     }
+}
+
+/// One reroll or explosion step as Foundry VTT's `Die#reroll` and `Die#explode` run it: the
+/// results are walked in order (new dice appended at the end); an inactive (rerolled) result
+/// is skipped; the walk stops once the term-wide limit is spent; a passing result explodes
+/// (a new die appended) or is rerolled (set inactive, a new die appended); a non-recursive
+/// step stops after the results there when it began.
+struct Walk {
+    explode: bool,
+    recursive: bool,
+    on: fn(i64) -> bool,
+    limit: Option<u32>,
+}
+
+/// The faces of the active results after Foundry's steps, on `n` dice of `sides` faces
+/// (faces read through `class`: what follows depends on a face only through its class).
+fn foundry(t: &mut Tape, n: u32, sides: u32, steps: &[Walk], class: fn(u32) -> u64) -> Vec<i64> {
+    let mut results: Vec<(i64, bool)> = (0..n)
+        .map(|_| (i64::from(t.roll_by(sides, class)), true))
+        .collect();
+    for step in steps {
+        let initial = results.len();
+        let mut left = step.limit;
+        let mut checked = 0;
+        while checked < results.len() && !t.stopped() {
+            let (face, active) = results[checked];
+            checked += 1;
+            if !active {
+                continue;
+            }
+            if left == Some(0) {
+                break;
+            }
+            if (step.on)(face) {
+                if !step.explode {
+                    results[checked - 1].1 = false;
+                }
+                results.push((i64::from(t.roll_by(sides, class)), true));
+                left = left.map(|l| l - 1);
+            }
+            if !step.recursive && checked >= initial {
+                break;
+            }
+        }
+    }
+    results.into_iter().filter(|r| r.1).map(|r| r.0).collect()
+}
+
+/// Every face its own class.
+fn each(f: u32) -> u64 {
+    u64::from(f)
+}
+
+/// Foundry's term-wide limits (`6d10x5=10`, `20d20r1=1`) and rerolls or explosions applied
+/// one after the other in the order written (`5d10xo<8x10`), against Foundry's walk written
+/// out above.
+#[test]
+fn foundry_limits_and_steps_in_order() {
+    use dice_notation::Dialect::Foundry;
+    let x = |recursive, on, limit| Walk {
+        explode: true,
+        recursive,
+        on,
+        limit,
+    };
+    let r = |recursive, on, limit| Walk {
+        explode: false,
+        recursive,
+        on,
+        limit,
+    };
+    let sum = |v: Vec<i64>| v.into_iter().sum::<i64>();
+    let count = |v: Vec<i64>, at: i64| v.into_iter().filter(|&f| f >= at).count() as i64;
+    // Explode, at most 2 (3) explosions in the term.
+    check_in(Foundry, "4d6x2=6", 6, move |t| {
+        sum(foundry(t, 4, 6, &[x(true, |f| f == 6, Some(2))], each))
+    });
+    check_in(Foundry, "3d6x3>=5", 6, move |t| {
+        sum(foundry(t, 3, 6, &[x(true, |f| f >= 5, Some(3))], each))
+    });
+    // Explode once, at most 2; a limit above the dice never bites.
+    check_in(Foundry, "3d6xo2=6", 5, move |t| {
+        sum(foundry(t, 3, 6, &[x(false, |f| f == 6, Some(2))], each))
+    });
+    check_in(Foundry, "2d4xo3>=3", 4, move |t| {
+        sum(foundry(t, 2, 4, &[x(false, |f| f >= 3, Some(3))], each))
+    });
+    // Reroll once, at most 2; reroll until, at most 2.
+    check_in(Foundry, "4d6r2=1", 6, move |t| {
+        sum(foundry(t, 4, 6, &[r(false, |f| f == 1, Some(2))], each))
+    });
+    check_in(Foundry, "3d4rr2<=2", 5, move |t| {
+        sum(foundry(t, 3, 4, &[r(true, |f| f <= 2, Some(2))], each))
+    });
+    // Every face explodes: only the limit stops it (counted successes, faces in classes).
+    check_in(Foundry, "3d6x5>=1cs>=6", 8, move |t| {
+        let v = foundry(t, 3, 6, &[x(true, |f| f >= 1, Some(5))], |f| {
+            u64::from(f == 6)
+        });
+        count(v, 6)
+    });
+    // A limit with successes counted, faces in classes.
+    check_in(Foundry, "6d6x3=6cs>=5", 9, move |t| {
+        let class = |f: u32| u64::from(f >= 5) + u64::from(f == 6);
+        let v = foundry(t, 6, 6, &[x(true, |f| f == 6, Some(3))], class);
+        count(v, 5)
+    });
+    // Two steps without limits: once on 5, then once on 6; rerolls once on 1, then on 2.
+    check_in(Foundry, "2d6xo5xo6cs>=5", 8, move |t| {
+        let steps = [x(false, |f| f == 5, None), x(false, |f| f == 6, None)];
+        let class = |f: u32| u64::from(f.max(4) - 4);
+        count(foundry(t, 2, 6, &steps, class), 5)
+    });
+    check_in(Foundry, "2d6r1r2", 6, move |t| {
+        let steps = [r(false, |f| f == 1, None), r(false, |f| f == 2, None)];
+        sum(foundry(t, 2, 6, &steps, each))
+    });
+    // Once on a 1, then recursively on 10s (untruncated: the walk's faces in classes).
+    check_in(Foundry, "2d10xo1x10cs>=10", 24, move |t| {
+        let steps = [x(false, |f| f == 1, None), x(true, |f| f == 10, None)];
+        let class = |f: u32| match f {
+            1 => 0,
+            10 => 2,
+            _ => 1,
+        };
+        count(foundry(t, 2, 10, &steps, class), 10)
+    });
+    // Rerolls until, one after the other, on one die.
+    check_in(Foundry, "1d10rr1rr10cs>=9", 30, move |t| {
+        let steps = [r(true, |f| f == 1, None), r(true, |f| f == 10, None)];
+        let class = |f: u32| match f {
+            1 => 0,
+            9 => 2,
+            10 => 3,
+            _ => 1,
+        };
+        count(foundry(t, 1, 10, &steps, class), 9)
+    });
+    // A limit together with another step rolls, but has no exact law here.
+    let e = Expression::parse_with("3d6r1=1x6", Foundry).unwrap_or_else(|err| panic!("{err}"));
+    assert!(matches!(
+        e.distribution(),
+        Err(dice_notation::NotationError::Unsupported { .. })
+    ));
+}
+
+/// rpg-dice-roller's group of one sub-roll: a compare point compares its total; a keep or
+/// drop ranks every die in it (by value, a later die above an earlier one among equals)
+/// and the sub-roll is computed with each term's kept dice.
+#[test]
+fn groups_of_one_sub_roll() {
+    use dice_notation::Dialect::RpgDiceRoller;
+    // The terms' dice in rolling order; the kept ones by rank (value, then position).
+    let keep = |terms: &[Vec<i64>], top: bool, k: usize| -> Vec<i64> {
+        let mut ranked: Vec<(i64, usize, usize)> = Vec::new();
+        for (i, v) in terms.iter().enumerate() {
+            for &x in v {
+                let pos = ranked.len();
+                ranked.push((x, pos, i));
+            }
+        }
+        ranked.sort();
+        let chosen: Vec<&(i64, usize, usize)> = if top {
+            ranked.iter().rev().take(k).collect()
+        } else {
+            ranked.iter().take(k).collect()
+        };
+        let mut sums = vec![0; terms.len()];
+        for &&(x, _, i) in &chosen {
+            sums[i] += x;
+        }
+        sums
+    };
+    check_in(RpgDiceRoller, "{2d4*1d6}k2", 3, move |t| {
+        let s = keep(&[dice(t, 2, 4), dice(t, 1, 6)], true, 2);
+        s[0] * s[1]
+    });
+    check_in(RpgDiceRoller, "{2d3*2d3}k2", 4, move |t| {
+        let s = keep(&[dice(t, 2, 3), dice(t, 2, 3)], true, 2);
+        s[0] * s[1]
+    });
+    check_in(RpgDiceRoller, "{2d3*2d3}kl3", 4, move |t| {
+        let s = keep(&[dice(t, 2, 3), dice(t, 2, 3)], false, 3);
+        s[0] * s[1]
+    });
+    // Drop the highest one (keep the lowest 2), drop the lowest (keep the highest 3).
+    check_in(RpgDiceRoller, "{1d4*2d3}dh1", 3, move |t| {
+        let s = keep(&[dice(t, 1, 4), dice(t, 2, 3)], false, 2);
+        s[0] * s[1]
+    });
+    check_in(RpgDiceRoller, "{2d4-2d3+1}d1", 4, move |t| {
+        let s = keep(&[dice(t, 2, 4), dice(t, 2, 3)], true, 3);
+        s[0] - s[1] + 1
+    });
+    check_in(RpgDiceRoller, "{2dF*1d4}d1", 3, move |t| {
+        let fate: Vec<i64> = (0..2).map(|_| die(t, 3) - 2).collect();
+        let s = keep(&[fate, dice(t, 1, 4)], true, 2);
+        s[0] * s[1]
+    });
+    check_in(RpgDiceRoller, "{max(2d4, 1d6)+1d3}kl2", 4, move |t| {
+        let s = keep(&[dice(t, 2, 4), dice(t, 1, 6), dice(t, 1, 3)], false, 2);
+        s[0].max(s[1]) + s[2]
+    });
+    // A compare point on the total, with failures; after a keep of the dice.
+    check_in(RpgDiceRoller, "{2d6+1}>8f<4", 2, move |t| {
+        let v = die(t, 6) + die(t, 6) + 1;
+        i64::from(v > 8) - i64::from(v < 4)
+    });
+    check_in(RpgDiceRoller, "{2d4*1d4}k2>5", 3, move |t| {
+        let s = keep(&[dice(t, 2, 4), dice(t, 1, 4)], true, 2);
+        i64::from(s[0] * s[1] > 5)
+    });
+}
+
+/// Roll20's inline rolls: rolled first, then a number where they stand: the count, the
+/// sides, a success target.
+#[test]
+fn inline_rolls() {
+    use dice_notation::Dialect::Roll20;
+    check_in(Roll20, "3d4>[[1d3]]", 4, |t| {
+        let target = die(t, 3);
+        dice(t, 3, 4).into_iter().filter(|&f| f >= target).count() as i64
+    });
+    check_in(Roll20, "2d6<[[1d4+1]]f6", 3, |t| {
+        let target = die(t, 4) + 1;
+        dice(t, 2, 6)
+            .into_iter()
+            .map(|f| i64::from(f <= target) - i64::from(f == 6))
+            .sum()
+    });
+    check_in(Roll20, "[[1d3]]d4+[[1d2]]", 5, |t| {
+        let n = die(t, 3) as u32;
+        let total: i64 = dice(t, n, 4).into_iter().sum();
+        total + die(t, 2)
+    });
+    check_in(Roll20, "2d[[1d3+1]]", 3, |t| {
+        let sides = die(t, 3) as u32 + 1;
+        dice(t, 2, sides).into_iter().sum()
+    });
 }

@@ -633,3 +633,79 @@ fn computed_dice_fate_variants_and_unique_compare_points() {
     // Keep/drop over exploding dice rerolled until they stand: 3d6r1!kh2.
     assert_eq!(value(Default, "3d6r1!kh2", &[1, 6, 4, 2, 5]), 11);
 }
+
+/// Rerolls and explosions applied over the whole term one after the other (a limit in the
+/// term, several on one term), a rolled success target, a group of one value and a group
+/// keeping the dice of its item: their trees and canonical forms.
+#[test]
+fn term_wide_steps_rolled_targets_and_one_item_groups() {
+    use dice_notation::{ComputedDice, GroupTerm, RollStep, StepKind};
+    let step = |kind, recursive, on, limit| RollStep {
+        kind,
+        recursive,
+        on,
+        limit,
+    };
+    let mut t = d(6, 10);
+    t.sequence = vec![step(StepKind::Explode, true, Cmp::Exactly(10), Some(5))];
+    case("6d10!10limit5", dice(t), "6d10!10limit5");
+    let mut t = d(5, 10);
+    t.sequence = vec![
+        step(StepKind::Explode, false, Cmp::Below(8), None),
+        step(StepKind::Explode, true, Cmp::Exactly(10), None),
+    ];
+    t.success = Some(Cmp::AtLeast(8));
+    case("5d10!<8cap1!10>=8", dice(t), "5d10!<8cap1!10>=8");
+    let mut t = d(4, 6);
+    t.sequence = vec![
+        step(StepKind::Reroll, false, Cmp::Exactly(1), Some(1)),
+        step(StepKind::Reroll, true, Cmp::Exactly(2), None),
+    ];
+    case("4d6ro1limit1r2", dice(t), "4d6ro1limit1r2");
+    // A rolled success target: the dice term is computed, its number rolled first.
+    let mut t = d(3, 6);
+    t.success = Some(Cmp::AtLeast(0));
+    let target = Expr::new(ExprKind::Computed(ComputedDice {
+        count: Box::new(n(3)),
+        sides: None,
+        term: t,
+        target: Some(Box::new(dice(d(1, 4)))),
+    }));
+    case("3d6>=(1d4)", target, "3d6>=(1d4)");
+    // A group of one value (a comma after it), a group keeping the dice of its item.
+    let group = |items: Vec<Expr>, keep, success, dice| GroupTerm {
+        items,
+        keep,
+        select: None,
+        success,
+        failure: None,
+        steps: Vec::new(),
+        dice,
+    };
+    let total = Expr::new(ExprKind::Group(group(
+        vec![dice(d(4, 6))],
+        Keep::All,
+        Some(Cmp::Above(10)),
+        false,
+    )));
+    case("{4d6,}>10", total, "{4d6,}>10");
+    let product = bin(BinOp::Mul, dice(d(4, 10)), dice(d(5, 6)));
+    let kept = Expr::new(ExprKind::Group(group(
+        vec![product],
+        Keep::Highest(2),
+        None,
+        true,
+    )));
+    case("{4d10 * 5d6}kh2", kept, "{4d10*5d6}kh2");
+    // Errors: a limit on a compounding explosion; a limit of 0; a rolled number where only
+    // a success target may be rolled; a group keeping dice with modifiers.
+    for bad in [
+        "4d6!!6limit2",
+        "4d6!6limit0",
+        "4d6!>=(1d4)",
+        "{4d6kh3*2}kh1",
+        "{4d6+1d(1d4)}kh1",
+    ] {
+        assert!(Expression::parse(bad).is_err(), "{bad}");
+    }
+}

@@ -848,7 +848,7 @@ fn known_finite_laws_have_no_tail() {
 #[test]
 fn dialect_constructs_roll_their_exact_law_at_size() {
     use dice_notation::Dialect;
-    let cases: [(&str, Dialect); 10] = [
+    let cases: [(&str, Dialect); 20] = [
         ("60d6mt", Dialect::Default),
         ("40d20mt3(>=15)", Dialect::Default),
         ("12d10k(h4,l2)", Dialect::Default),
@@ -859,6 +859,18 @@ fn dialect_constructs_roll_their_exact_law_at_size() {
         ("10d10r1!kh3", Dialect::Default),
         ("40dF.1", Dialect::RpgDiceRoller),
         ("{3d20+5}>21", Dialect::Roll20),
+        // Term-wide limits and steps in the order written (Foundry), inline rolls (Roll20),
+        // one-sub-roll groups and both ends kept (rpg-dice-roller).
+        ("40d10x8>=9", Dialect::Foundry),
+        ("30d20r3<=2", Dialect::Foundry),
+        ("20d6rr10<=2", Dialect::Foundry),
+        ("25d10xo5=10cs>=8", Dialect::Foundry),
+        ("12d10xo<8x10cs>=8", Dialect::Foundry),
+        ("5d20>[[1d20]]", Dialect::Roll20),
+        ("[[2d6]]d10+[[1d4]]", Dialect::Roll20),
+        ("{6d10*(2+8d6)}k5", Dialect::RpgDiceRoller),
+        ("{10d6+20}>60f<40", Dialect::RpgDiceRoller),
+        ("9d10kh6kl5", Dialect::RpgDiceRoller),
     ];
     // One family of tests of its own: each case at FAMILY_ALPHA / cases.
     let alpha = FAMILY_ALPHA / cases.len() as f64;

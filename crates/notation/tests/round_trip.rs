@@ -189,6 +189,7 @@ proptest! {
         match detailed.outcome {
             Outcome::Number(n) => prop_assert_eq!(n, detailed.total),
             Outcome::Versus(v) => prop_assert_eq!(Some(v), detailed.target.map(|t| dice_core::Versus::of(detailed.total, t))),
+            Outcome::Fraction(r) => prop_assert_eq!(Some(r), detailed.total_exact),
         }
         for t in &detailed.terms {
             prop_assert!(Expression::parse(&t.term).is_ok(), "{}", t.term);
@@ -249,6 +250,10 @@ fn coins_with_modifiers_read_back() {
         "3dCr0",
         "2dCkh1",
         "4dCs",
+        // A marker beginning with `c` right after the coin (fuzzing: `1dCcs1sa` did not read).
+        "d6ssss+dcsssssssSSCSSS",
+        "2dCcs1",
+        "2dCcf0",
     ] {
         let e =
             dice_notation::Expression::parse(text).unwrap_or_else(|err| panic!("{text}: {err}"));
@@ -258,4 +263,21 @@ fn coins_with_modifiers_read_back() {
         assert_eq!(again, e, "{text} → {canonical}");
         assert_eq!(again.to_string(), canonical);
     }
+}
+
+/// A rolled number stands only as a success test's one number (`3d6>=(1d4)`), never in a set,
+/// where it replaced the whole test (fuzzing: `0d5={0,(1df/2),06}dl` printed
+/// `0d5dl1=(1dF/2)`, another expression).
+#[test]
+fn rolled_numbers_are_refused_in_sets() {
+    for text in ["0d5={0,(1df/2),06}dl", "3d6={1,(1d4)}", "3d6>={(1d4),2}"] {
+        assert!(
+            dice_notation::Expression::parse(text).is_err(),
+            "{text} should be refused"
+        );
+    }
+    // As the one number of a test it still reads.
+    let e = dice_notation::Expression::parse("3d6>=(1d4)").expect("a rolled target");
+    let again = dice_notation::Expression::parse(&e.to_string()).expect("reads back");
+    assert_eq!(again, e);
 }

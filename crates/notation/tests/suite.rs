@@ -8,6 +8,7 @@ mod common;
 mod dialects;
 mod exact;
 mod faults;
+mod fractions;
 mod order;
 mod parse;
 mod rolled_vs_exact;

@@ -2,8 +2,10 @@
 //! `l1`, `>2`, `<2`, a bare face `3`), `rr` rerolls until, `ro` once, `ra` rerolls and adds
 //! one die, `e` explodes on a selector, `mi`/`ma` clamp, sets `(1d4+1, 3, 2d6kl1)kh1`,
 //! comparisons as 1/0 values, `//` and `%`, `[annotations]`, a comment after the
-//! expression, `0d6`, `1d1`, and `d%` as a tens die (0–90). The total is the integer part of
-//! the value, so a division that is the whole expression rounds toward 0.
+//! expression, `0d6`, `1d1`, and `d%` as a tens die (0–90). `/` divides exactly and numbers
+//! may have decimals (exact fractions); the total is the integer part of the value (d20's
+//! `int(total)`), so a division that is the whole expression rounds toward 0 and any other
+//! fraction is truncated as a whole.
 
 use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 
@@ -60,4 +62,5 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     group_constant_per_die: false,
     coin: false,
     decimals: true,
+    round_half_away: false,
 };

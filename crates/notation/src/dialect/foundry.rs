@@ -2,7 +2,8 @@
 //! explodes and `xo` explodes once, `cs` counts successes, `cf` failures, `df` deducts one
 //! per failure, `sf` subtracts the failures' values, `ms` gives the margin, `even`/`odd`
 //! count, `min`/`max` clamp, `dc` is a coin, `{…}` pools, `(2)d6` computed counts,
-//! `floor`/`ceil`/`round`/`abs`, `[flavor]` and `# comments`.
+//! `floor`/`ceil`/`round`/`abs` (`round` halves up), `[flavor]` and `# comments`. `/` divides
+//! exactly and numbers may have decimals: exact fractions.
 
 use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 
@@ -56,5 +57,6 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     remainder_truncates: true,
     group_constant_per_die: false,
     coin: true,
-    decimals: false,
+    decimals: true,
+    round_half_away: false,
 };

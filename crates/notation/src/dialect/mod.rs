@@ -151,9 +151,10 @@ pub(crate) enum KeepWords {
 pub(crate) enum Division {
     /// Rounding toward −∞ (this crate's `/`).
     Floor,
-    /// Exact, as the roller computes in floating point: accepted where the fraction is
-    /// rounded away (`floor(…)`, `ceil(…)`, `round(…)`, or `total` below), or where the
-    /// division is exact by its numbers.
+    /// Exact, as the roller computes in floating point: a division not exact by its
+    /// numbers is [`crate::BinOp::DivExact`], whose value is a fraction (this crate computes
+    /// it exactly, as a [`crate::Rational`]); one division rounded by its function is that
+    /// rounded division (`floor(1d6/2)` is `1d6/2` in this crate's grammar).
     Exact,
 }
 
@@ -260,6 +261,9 @@ pub(crate) struct Syntax {
     pub(crate) group_constant_per_die: bool,
     /// `dc` (Foundry's coin).
     pub(crate) coin: bool,
-    /// Decimal numbers (`0.5`) in the input.
+    /// Decimal numbers (`0.5`, `.5`) in the input, as exact fractions.
     pub(crate) decimals: bool,
+    /// `round` rounds halves away from zero (mathjs's, rpg-dice-roller's) rather than up
+    /// (JavaScript's `Math.round`).
+    pub(crate) round_half_away: bool,
 }

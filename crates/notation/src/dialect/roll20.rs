@@ -1,7 +1,8 @@
 //! Roll20's dice reference: `>N` and `<N` include N (as targets, explosion points and
 //! reroll points), `r` rerolls until and `ro` once, `!p` penetrates, bare `d` drops the
 //! lowest, `{…}` groups, `cs`/`cf` mark criticals, `s` sorts, `m` highlights matches,
-//! `floor`/`ceil`/`round`/`abs`, `[labels]` and any text after the formula.
+//! `floor`/`ceil`/`round`/`abs` (`round` halves up), `[labels]` and any text after the
+//! formula. `/` divides exactly and numbers may have decimals: exact fractions.
 
 use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
 
@@ -53,5 +54,6 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     remainder_truncates: true,
     group_constant_per_die: true,
     coin: false,
-    decimals: false,
+    decimals: true,
+    round_half_away: false,
 };

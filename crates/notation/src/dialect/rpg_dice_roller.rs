@@ -1,8 +1,9 @@
 //! rpg-dice-roller (`@dice-roller/rpg-dice-roller`, its docs and tests): `!`, `!!`, `!p`,
 //! `!!p`; `r`/`ro` (no test: the lowest face); `u`/`uo` unique; `k`/`d` (`d` drops the
 //! lowest); `>=8f<3` successes and failures; `cs`/`cf` mark criticals; `s`/`sa`/`sd` sort;
-//! `!=` and `<>`; `dF.2`; `{…}` groups; `%`, `**`, `^`; exact division; `abs`, `ceil`,
-//! `floor`, `round`, `sign`, `min`, `max`, `pow`; `[…]`, `/* … */`, `// …` and `# …`
+//! `!=` and `<>`; `dF.2`; `{…}` groups; `%`, `**`, `^`; exact division and decimals (exact
+//! fractions); `abs`, `ceil`, `floor`, `round` (mathjs's: halves away from zero), `sign`,
+//! `min`, `max`, `pow`; `[…]`, `/* … */`, `// …` and `# …`
 //! comments; `(2*2)d6` computed counts.
 
 use super::{Division, ExplodeWords, KeepWords, RerollWord, Syntax};
@@ -55,5 +56,6 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     remainder_truncates: true,
     group_constant_per_die: false,
     coin: false,
-    decimals: false,
+    decimals: true,
+    round_half_away: true,
 };
