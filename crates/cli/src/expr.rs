@@ -166,6 +166,7 @@ fn outcome_label(o: &Outcome) -> Label {
     match o {
         Outcome::Number(n) => Label::Number(*n),
         Outcome::Versus(v) => Label::key(&v.to_string()),
+        Outcome::Fraction(r) => Label::named(&r.to_string(), o.to_string()),
     }
 }
 
@@ -221,12 +222,22 @@ fn exact(e: &Expression) -> Result<OddsReport, CliError> {
     let title = e.to_string();
     Ok(if e.is_comparison() {
         OddsReport::new("odds", title).named(&dist, |o, p| Row::new(outcome_label(o), p))
+    } else if dist.outcomes().iter().any(|o| o.as_number().is_none()) {
+        // Fractions (the dialects' exact division): one row each, in order of value.
+        let moments = format!(
+            "mean {:.4}, standard deviation {:.4}",
+            dist.mean(),
+            dist.std_dev()
+        );
+        OddsReport::new("odds", title)
+            .named(&dist, |o, p| Row::new(outcome_label(o), p))
+            .footnote(moments)
     } else {
-        // Every outcome of an expression without `vs` is a number. The law is dropped as
-        // soon as its numbers are had: for millions of outcomes, memory is the report's.
-        let numbers = dist.map(|o| o.as_number().unwrap_or_default());
-        drop(dist);
-        OddsReport::new("odds", title).numeric(&numbers)
+        // Every outcome of an expression without `vs` is a number, in increasing order: the
+        // report keeps them and their probabilities as two arrays (no re-sorted copy of the
+        // law), and the law is dropped when the report is made.
+        let numbers = dist.iter().filter_map(|(o, p)| Some((o.as_number()?, p)));
+        OddsReport::new("odds", title).numbers(numbers, dist.tail())
     })
 }
 
@@ -247,8 +258,12 @@ fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, Cli
             est.trials()
         )));
     }
-    let rows = est
-        .estimates()
+    let estimates = est.estimates();
+    // Fractions (the dialects' exact division) are named rows: no numeric quantiles.
+    let fractions = estimates
+        .iter()
+        .any(|x| matches!(x.outcome, Outcome::Fraction(_)));
+    let rows = estimates
         .into_iter()
         .map(|x| Row {
             interval: Some(Interval {
@@ -259,11 +274,11 @@ fn monte_carlo(e: &Expression, trials: u64, ctx: &Ctx) -> Result<OddsReport, Cli
             ..Row::new(outcome_label(&x.outcome), x.probability)
         })
         .collect();
-    let numeric = !e.is_comparison();
+    let numeric = !e.is_comparison() && !fractions;
     let mut report = OddsReport::new("odds", e.to_string());
     report.rows = rows;
     report.numeric = numeric;
-    if numeric {
+    if !e.is_comparison() {
         report.mean = Some(est.mean());
         report.std_dev = Some(est.std_dev());
     }

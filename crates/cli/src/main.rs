@@ -24,7 +24,7 @@ use std::io::Write;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::error::{CliError, EXIT_FAILURE, EXIT_OK};
-use crate::render::{Output, View, render};
+use crate::render::{Output, View};
 use crate::report::Report;
 use crate::seed::Seed;
 
@@ -304,13 +304,10 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
                     return fail(&e);
                 }
             }
-            if output == Output::Json {
-                // Streamed: a law of millions of outcomes is never held as one string.
-                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                let written = render::write_json(&report, &mut out).and_then(|()| out.flush());
-                return print_result(written);
-            }
-            print(&render(&report, output, view))
+            // Streamed: a law of millions of outcomes is never held as one string.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = render::write(&report, output, view, &mut out).and_then(|()| out.flush());
+            print_result(written)
         }
         (Err(e), _) => fail(&e),
     }

@@ -568,9 +568,9 @@ fn compare_chart(cr: &CompareReport, view: View) -> String {
             outcomes
                 .iter()
                 .map(
-                    |label| match o.rows.iter().position(|r| &r.label == label) {
-                        Some(i) => {
-                            Some(view.pick(o.rows[i].probability, cumulative[i].0, cumulative[i].1))
+                    |label| match o.rows.iter().enumerate().find(|(_, r)| &r.label == label) {
+                        Some((i, r)) => {
+                            Some(view.pick(r.probability, cumulative[i].0, cumulative[i].1))
                         }
                         None => match (view, label) {
                             (View::Exactly, _) => Some(0.0),

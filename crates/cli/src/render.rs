@@ -6,9 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use crate::report::{
-    CompareReport, Label, Method, OddsReport, Report, RollReport, Row, SweepReport,
-};
+use crate::report::{CompareReport, Label, Method, OddsReport, Report, RollReport, SweepReport};
 
 /// How to print (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -78,17 +76,77 @@ pub fn render(report: &Report, output: Output, view: View) -> String {
         },
         Output::Csv => match report {
             Report::Roll(r) => roll_csv(r),
-            Report::Odds(o) => csv(&odds_table(o, false)),
+            Report::Odds(o) => {
+                let mut out = Vec::new();
+                // Writing to a Vec cannot fail.
+                let _ = write_odds_csv(o, &mut out);
+                String::from_utf8_lossy(&out).into_owned()
+            }
             Report::Compare(c) => csv(&compare_table(c, false)),
             Report::Sweep(s) => s.csv_comments() + &csv(&sweep_table(s, false)),
         },
         Output::Markdown => match report {
             Report::Roll(r) => roll_markdown(r),
-            Report::Odds(o) => odds_markdown(o),
+            Report::Odds(o) => {
+                let mut out = Vec::new();
+                // Writing to a Vec cannot fail.
+                let _ = write_odds_markdown(o, &mut out);
+                String::from_utf8_lossy(&out).into_owned()
+            }
             Report::Compare(c) => compare_markdown(c),
             Report::Sweep(s) => sweep_markdown(s),
         },
     }
+}
+
+/// Writes the report in `output`'s form, the bytes [`render`] returns. The rows of an odds
+/// report in JSON, CSV or Markdown are written one at a time as they are read, and its text
+/// table is at most [`MAX_TEXT_ROWS`] lines summed in one pass, so printing a law of
+/// millions of outcomes holds no more than the report itself (the other reports, tables of
+/// a few hundred rows at most, are rendered whole first).
+///
+/// # Errors
+/// The writer's.
+pub fn write<W: Write>(report: &Report, output: Output, view: View, out: &mut W) -> io::Result<()> {
+    match (output, report) {
+        (Output::Json, _) => write_json(report, out),
+        (Output::Csv, Report::Odds(o)) => write_odds_csv(o, out),
+        (Output::Markdown, Report::Odds(o)) => write_odds_markdown(o, out),
+        _ => out.write_all(render(report, output, view).as_bytes()),
+    }
+}
+
+/// An odds report as CSV, a row at a time: a header line (`outcome,probability`, then
+/// `at_least,at_most` for numbers and `count,low,high` for a simulation), then one line a
+/// row, numbers in full precision (`f64`'s `Display`).
+fn write_odds_csv<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
+    let simulated = o.simulated();
+    let mut header = vec!["outcome", "probability"];
+    if o.numeric {
+        header.extend(["at_least", "at_most"]);
+    }
+    if simulated {
+        header.extend(["count", "low", "high"]);
+    }
+    writeln!(out, "{}", header.join(","))?;
+    for (r, ge, le) in o.with_cumulative() {
+        match &r.label {
+            Label::Number(n) => write!(out, "{n}")?,
+            Label::Name { key, .. } => out.write_all(csv_field(key).as_bytes())?,
+        }
+        write!(out, ",{}", r.probability)?;
+        if o.numeric {
+            write!(out, ",{ge},{le}")?;
+        }
+        if simulated {
+            match r.interval {
+                Some(iv) => write!(out, ",{},{},{}", iv.count, iv.low, iv.high)?,
+                None => out.write_all(b",,,")?,
+            }
+        }
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// Writes the report as one pretty-printed JSON object and a newline, as
@@ -154,32 +212,25 @@ fn write_rows<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
     }
     out.write_all(b"[")?;
     // P(≥) and P(≤) as `OddsReport::cumulative` computes them, a row at a time.
-    let total: f64 = o.rows.iter().map(|r| r.probability).sum::<f64>() + o.tail;
-    let mut above = total;
-    let mut below = 0.0;
-    for (i, r) in o.rows.iter().enumerate() {
-        below += r.probability;
-        let (ge, le) = (above.clamp(0.0, 1.0), below.clamp(0.0, 1.0));
-        above -= r.probability;
+    for (i, (r, ge, le)) in o.with_cumulative().enumerate() {
         out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
         if r.extra.is_empty() {
             // The common row, written field by field, keys in sorted order as serde_json's
             // map (without its `preserve_order` feature) lists them; the tests compare
             // the two outputs byte for byte.
-            let mut fields: Vec<(&str, Scalar)> = Vec::with_capacity(7);
-            if o.numeric {
-                fields.push(("at_least", Scalar::F(ge)));
-                fields.push(("at_most", Scalar::F(le)));
-            }
-            if let Some(iv) = r.interval {
-                fields.push(("count", Scalar::U(iv.count)));
-                fields.push(("high", Scalar::F(iv.high)));
-                fields.push(("low", Scalar::F(iv.low)));
-            }
-            fields.push(("outcome", Scalar::Label(&r.label)));
-            fields.push(("probability", Scalar::F(r.probability)));
+            // (No allocation per row: the fields are a fixed array, those absent skipped.)
+            let interval = r.interval;
+            let fields = [
+                o.numeric.then_some(("at_least", Scalar::F(ge))),
+                o.numeric.then_some(("at_most", Scalar::F(le))),
+                interval.map(|iv| ("count", Scalar::U(iv.count))),
+                interval.map(|iv| ("high", Scalar::F(iv.high))),
+                interval.map(|iv| ("low", Scalar::F(iv.low))),
+                Some(("outcome", Scalar::Label(&r.label))),
+                Some(("probability", Scalar::F(r.probability))),
+            ];
             out.write_all(b"{")?;
-            for (j, (k, v)) in fields.iter().enumerate() {
+            for (j, (k, v)) in fields.iter().flatten().enumerate() {
                 out.write_all(if j == 0 { b"\n      " } else { b",\n      " })?;
                 write_scalar(out, *k)?;
                 out.write_all(b": ")?;
@@ -506,16 +557,16 @@ fn odds_text(o: &OddsReport, view: View) -> String {
 
 /// The lines of the table: negligible rows at the ends of a long numeric table dropped, and
 /// consecutive rows binned when it is still too long. Returns the lines and how many rows
-/// were dropped.
+/// were dropped. The rows are read once, in order, each bin summed as it goes.
 fn table_lines(o: &OddsReport) -> (Vec<Line>, usize) {
-    let rows: &[Row] = &o.rows;
-    let cumulative = o.cumulative();
+    let rows = &o.rows;
+    let negligible = |i: usize| rows.probability(i).is_some_and(|p| p < NEGLIGIBLE);
     let (mut start, mut end) = (0, rows.len());
     if o.numeric {
-        while start < end && rows[start].probability < NEGLIGIBLE {
+        while start < end && negligible(start) {
             start += 1;
         }
-        while end > start && rows[end - 1].probability < NEGLIGIBLE {
+        while end > start && negligible(end - 1) {
             end -= 1;
         }
     }
@@ -527,39 +578,41 @@ fn table_lines(o: &OddsReport) -> (Vec<Line>, usize) {
         1
     };
     let mut lines = Vec::new();
-    let mut i = start;
-    while i < end {
-        let j = (i + bin).min(end);
-        let group = &rows[i..j];
-        let label = if group.len() == 1 {
-            group[0].label.text()
-        } else {
-            format!(
-                "{}..{}",
-                group[0].label.text(),
-                group[group.len() - 1].label.text()
-            )
-        };
-        let probability = group.iter().map(|r| r.probability).sum();
-        let interval = if group.len() == 1 {
-            group[0].interval.map(|iv| (iv.low, iv.high))
-        } else {
-            None
-        };
-        lines.push(Line {
-            label,
-            probability,
-            at_least: cumulative[i].0,
-            at_most: cumulative[j - 1].1,
-            interval,
+    // The bin being summed: its line so far, its first outcome's text, its rows so far.
+    let mut open: Option<(Line, String, usize)> = None;
+    for (i, (r, ge, le)) in o.with_cumulative().enumerate().take(end).skip(start) {
+        let (line, _, count) = open.get_or_insert_with(|| {
+            let line = Line {
+                label: String::new(),
+                probability: 0.0,
+                at_least: ge,
+                at_most: le,
+                interval: r.interval.map(|iv| (iv.low, iv.high)),
+            };
+            (line, r.label.text(), 0)
         });
-        i = j;
+        line.probability += r.probability;
+        line.at_most = le;
+        *count += 1;
+        if i + 1 == end || (i + 1 - start) % bin == 0 {
+            if let Some((mut line, first, count)) = open.take() {
+                if count > 1 {
+                    line.label = format!("{first}..{}", r.label.text());
+                    line.interval = None;
+                } else {
+                    line.label = first;
+                }
+                lines.push(line);
+            }
+        }
     }
     (lines, skipped)
 }
 
 /// An odds report as rows of fields: a header, then one row per outcome (full precision
-/// for CSV, percentages for Markdown).
+/// for CSV, percentages for Markdown). The tables as first made, before the rows were
+/// streamed: the tests' reference for [`write_odds_csv`] and [`write_odds_markdown`].
+#[cfg(test)]
 fn odds_table(o: &OddsReport, pretty: bool) -> Vec<Vec<String>> {
     let num = |p: f64| {
         if pretty {
@@ -634,24 +687,68 @@ fn summary_lines(o: &OddsReport) -> Vec<(String, String)> {
     v
 }
 
-fn odds_markdown(o: &OddsReport) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "**{}**\n", md_escape(&method_text(&o.title, &o.method)));
+/// An odds report as Markdown: the title line, the notes, the table (a row written as it
+/// is read, laid out as [`markdown_table`] lays out rows of fields), then the summary as a
+/// list.
+fn write_odds_markdown<W: Write>(o: &OddsReport, out: &mut W) -> io::Result<()> {
+    writeln!(
+        out,
+        "**{}**\n",
+        md_escape(&method_text(&o.title, &o.method))
+    )?;
     for n in &o.notes {
-        let _ = writeln!(s, "{}\n", md_escape(n));
+        writeln!(out, "{}\n", md_escape(n))?;
     }
-    s.push_str(&markdown_table(&odds_table(o, true)));
+    let simulated = o.simulated();
+    let decimals = if simulated { 3 } else { 4 };
+    let mut header = vec!["outcome", if o.numeric { "P(=)" } else { "chance" }];
+    if o.numeric {
+        header.extend(["P(≥)", "P(≤)"]);
+    }
+    if simulated {
+        header.extend(["count", "low", "high"]);
+    }
+    writeln!(out, "| {} |", header.join(" | "))?;
+    let rule: Vec<&str> = (0..header.len())
+        .map(|k| if k == 0 { "---" } else { "---:" })
+        .collect();
+    writeln!(out, "|{}|", rule.join("|"))?;
+    for (r, ge, le) in o.with_cumulative() {
+        write!(out, "| {}", md_escape(&r.label.text()))?;
+        write!(out, " | {}", percent(r.probability, decimals))?;
+        if o.numeric {
+            write!(
+                out,
+                " | {} | {}",
+                percent(ge, decimals),
+                percent(le, decimals)
+            )?;
+        }
+        if simulated {
+            match r.interval {
+                Some(iv) => write!(
+                    out,
+                    " | {} | {} | {}",
+                    iv.count,
+                    percent(iv.low, decimals),
+                    percent(iv.high, decimals)
+                )?,
+                None => out.write_all(" |  |  | ".as_bytes())?,
+            }
+        }
+        out.write_all(b" |\n")?;
+    }
     let summary = summary_lines(o);
     if !summary.is_empty() || !o.footer.is_empty() {
-        s.push('\n');
+        out.write_all(b"\n")?;
     }
     for (k, v) in summary {
-        let _ = writeln!(s, "- {}: {v}", md_escape(&k));
+        writeln!(out, "- {}: {v}", md_escape(&k))?;
     }
     for f in &o.footer {
-        let _ = writeln!(s, "- {}", md_escape(f));
+        writeln!(out, "- {}", md_escape(f))?;
     }
-    s
+    Ok(())
 }
 
 /// Each compared law's (P(=), P(≥), P(≤)) at each outcome of the union, `None` where the
@@ -664,9 +761,10 @@ fn compare_cells(c: &CompareReport, outcomes: &[Label]) -> Vec<Vec<Option<(f64, 
                 .iter()
                 .map(|(_, o)| {
                     let cumulative = o.cumulative();
-                    if let Some(i) = o.rows.iter().position(|r| &r.label == label) {
+                    let found = o.rows.iter().enumerate().find(|(_, r)| &r.label == label);
+                    if let Some((i, r)) = found {
                         let (ge, le) = cumulative[i];
-                        return Some((o.rows[i].probability, ge, le));
+                        return Some((r.probability, ge, le));
                     }
                     // A number the law never takes: P(=) 0, and the cumulative chances of
                     // the rows around it.
@@ -1027,11 +1125,13 @@ mod tests {
         let mut simulated =
             OddsReport::new("odds", "1d6").numeric(&Die::D6.distribution().unwrap());
         simulated.method = named.method;
-        simulated.rows[2].interval = Some(Interval {
-            count: 3,
-            low: 0.1,
-            high: 0.3,
-        });
+        if let Some(r) = simulated.rows.iter_mut().nth(2) {
+            r.interval = Some(Interval {
+                count: 3,
+                low: 0.1,
+                high: 0.3,
+            });
+        }
         let empty = OddsReport::new("odds", "nothing");
         let roll = Report::Roll(
             RollReport::new(
@@ -1054,6 +1154,149 @@ mod tests {
             assert_eq!(streamed, tree_json(&report));
             assert_eq!(render(&report, Output::Json, View::Exactly), streamed);
             let _: Value = serde_json::from_str(&streamed).expect("valid JSON");
+        }
+    }
+
+    /// Odds reports of every kind: long and trimmed, binned, named (one key needing CSV
+    /// quotes), simulated with intervals on some rows, empty.
+    fn odds_reports() -> Vec<OddsReport> {
+        use crate::report::{Interval, Row};
+        use crate::seed::Seed;
+        use dice_core::{Die, Dist, Exact};
+
+        // 1,000 outcomes, the first and last 40 under `NEGLIGIBLE`.
+        let weight = |i: usize| {
+            if !(40..960).contains(&i) {
+                1e-9
+            } else {
+                (i % 5 + 1) as f64
+            }
+        };
+        let total: f64 = (0..1_000).map(weight).sum();
+        let long = Dist::from_consecutive(-3, (0..1_000).map(|i| weight(i) / total).collect(), 0.0)
+            .unwrap();
+        let d6 = Die::D6.distribution().unwrap();
+        let mut simulated = OddsReport::new("odds", "1d6").numeric(&d6);
+        for r in simulated.rows.iter_mut().skip(1) {
+            r.interval = Some(Interval {
+                count: 3,
+                low: r.probability / 3.0,
+                high: r.probability * 1.5,
+            });
+        }
+        simulated.method = Method::MonteCarlo {
+            seed: Seed {
+                value: 9,
+                given: true,
+            },
+            trials: 600,
+            confidence: 0.95,
+            standard_error: Some(0.1),
+        };
+        let named = OddsReport::new("game", "named").named(&d6, |o, p| {
+            let key = if *o == 3 {
+                "three, \"or so\"".to_owned()
+            } else {
+                format!("k{o}")
+            };
+            Row::new(Label::named(&key, key.replace('_', " ")), p)
+        });
+        let mut tailed = OddsReport::new("odds", "long, with a tail").numeric(&long);
+        tailed.tail = 1e-6;
+        vec![
+            OddsReport::new("odds", "long").numeric(&long),
+            OddsReport::new("odds", "d6").numeric(&d6),
+            simulated,
+            named,
+            tailed,
+            OddsReport::new("odds", "nothing"),
+        ]
+    }
+
+    /// A text line's label, P(=), P(≥), P(≤) and interval.
+    type LineFields = (String, f64, f64, f64, Option<(f64, f64)>);
+
+    /// The table's lines as first written: from an array of the rows and an array of their
+    /// cumulative chances.
+    fn table_lines_from_arrays(o: &OddsReport) -> Vec<LineFields> {
+        use crate::report::Row;
+        let rows: Vec<Row> = o.rows.iter().map(std::borrow::Cow::into_owned).collect();
+        let cumulative = o.cumulative();
+        let (mut start, mut end) = (0, rows.len());
+        if o.numeric {
+            while start < end && rows[start].probability < NEGLIGIBLE {
+                start += 1;
+            }
+            while end > start && rows[end - 1].probability < NEGLIGIBLE {
+                end -= 1;
+            }
+        }
+        let kept = end - start;
+        let bin = if o.numeric && kept > MAX_TEXT_ROWS {
+            kept.div_ceil(MAX_TEXT_ROWS / 2)
+        } else {
+            1
+        };
+        let mut lines = Vec::new();
+        let mut i = start;
+        while i < end {
+            let j = (i + bin).min(end);
+            let group = &rows[i..j];
+            let label = if group.len() == 1 {
+                group[0].label.text()
+            } else {
+                format!(
+                    "{}..{}",
+                    group[0].label.text(),
+                    group[group.len() - 1].label.text()
+                )
+            };
+            let interval = if group.len() == 1 {
+                group[0].interval.map(|iv| (iv.low, iv.high))
+            } else {
+                None
+            };
+            let p: f64 = group.iter().map(|r| r.probability).sum();
+            lines.push((label, p, cumulative[i].0, cumulative[j - 1].1, interval));
+            i = j;
+        }
+        lines
+    }
+
+    #[test]
+    fn streamed_csv_and_text_are_the_tables_as_first_made() {
+        for o in odds_reports() {
+            let mut out = Vec::new();
+            write_odds_csv(&o, &mut out).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                csv(&odds_table(&o, false)),
+                "{}",
+                o.title
+            );
+            let mut out = Vec::new();
+            write_odds_markdown(&o, &mut out).unwrap();
+            let markdown = String::from_utf8(out).unwrap();
+            assert!(
+                markdown.contains(&markdown_table(&odds_table(&o, true))),
+                "{}",
+                o.title
+            );
+            let (lines, _) = table_lines(&o);
+            let lines: Vec<_> = lines
+                .into_iter()
+                .map(|l| (l.label, l.probability, l.at_least, l.at_most, l.interval))
+                .collect();
+            assert_eq!(lines, table_lines_from_arrays(&o), "{}", o.title);
+            let report = Report::Odds(o);
+            for output in [Output::Json, Output::Csv, Output::Text, Output::Markdown] {
+                let mut out = Vec::new();
+                write(&report, output, View::AtLeast, &mut out).unwrap();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    render(&report, output, View::AtLeast)
+                );
+            }
         }
     }
 

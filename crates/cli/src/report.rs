@@ -1,6 +1,8 @@
 //! What a command hands back to be printed: a roll or a table of odds, each with its text
 //! form and its JSON form. Game modules build these; `render` prints them.
 
+use std::borrow::Cow;
+
 use dice_core::Dist;
 use serde_json::{Map, Value, json};
 
@@ -173,6 +175,284 @@ impl Row {
     }
 }
 
+/// The rows of an odds report, in increasing order of outcome.
+///
+/// A law with numeric outcomes and no per-row extras (every exact numeric law, whatever
+/// its size) is kept as two arrays, its outcomes and their probabilities: 16 bytes a row,
+/// the size of the `Dist<i64>` it came from. Every other table (named outcomes, Monte Carlo
+/// intervals, extra JSON fields) is a list of [`Row`]s. Either way the rows are read one
+/// at a time ([`Rows::iter`]), a numeric row made on the spot, so a report of millions of
+/// outcomes is printed without ever holding a `Row` per outcome.
+///
+/// ```text
+/// Rows::numbers([(2, 0.25), (3, 0.75)]).iter() → Row 2 at 0.25, Row 3 at 0.75
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rows(Repr);
+
+/// How [`Rows`] are held.
+#[derive(Clone, Debug, PartialEq)]
+enum Repr {
+    /// Any rows.
+    Listed(Vec<Row>),
+    /// Plain numeric rows: `outcomes[i]` at `probs[i]`, the two of the same length.
+    Numbers { outcomes: Vec<i64>, probs: Vec<f64> },
+}
+
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Listed(Vec::new())
+    }
+}
+
+impl Rows {
+    /// Plain numeric rows (no extra fields, no interval) from `(outcome, probability)`
+    /// pairs in increasing order of outcome, kept as two arrays.
+    ///
+    /// ```text
+    /// Rows::numbers([(1, 0.5), (2, 0.5)]).len() == 2
+    /// ```
+    pub fn numbers(pairs: impl IntoIterator<Item = (i64, f64)>) -> Rows {
+        let pairs = pairs.into_iter();
+        let (least, _) = pairs.size_hint();
+        let mut outcomes = Vec::with_capacity(least);
+        let mut probs = Vec::with_capacity(least);
+        for (o, p) in pairs {
+            outcomes.push(o);
+            probs.push(p);
+        }
+        outcomes.shrink_to_fit();
+        probs.shrink_to_fit();
+        Rows(Repr::Numbers { outcomes, probs })
+    }
+
+    /// How many rows.
+    ///
+    /// ```text
+    /// Rows::default().len() == 0
+    /// ```
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Listed(rows) => rows.len(),
+            Repr::Numbers { probs, .. } => probs.len(),
+        }
+    }
+
+    /// Whether there is no row.
+    ///
+    /// ```text
+    /// Rows::default().is_empty()
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th row, or `None` past the end (a numeric row is made on the spot).
+    ///
+    /// ```text
+    /// Rows::numbers([(4, 1.0)]).get(0).map(|r| r.probability) == Some(1.0)
+    /// ```
+    pub fn get(&self, i: usize) -> Option<Cow<'_, Row>> {
+        match &self.0 {
+            Repr::Listed(rows) => rows.get(i).map(Cow::Borrowed),
+            Repr::Numbers { outcomes, probs } => {
+                Some(Cow::Owned(number_row(*outcomes.get(i)?, *probs.get(i)?)))
+            }
+        }
+    }
+
+    /// The `i`-th row's probability, or `None` past the end.
+    ///
+    /// ```text
+    /// Rows::numbers([(4, 1.0)]).probability(0) == Some(1.0)
+    /// ```
+    pub fn probability(&self, i: usize) -> Option<f64> {
+        match &self.0 {
+            Repr::Listed(rows) => rows.get(i).map(|r| r.probability),
+            Repr::Numbers { probs, .. } => probs.get(i).copied(),
+        }
+    }
+
+    /// The rows' probabilities in order, without making the rows.
+    ///
+    /// ```text
+    /// Rows::numbers([(1, 0.25), (2, 0.75)]).probabilities().sum::<f64>() == 1.0
+    /// ```
+    pub fn probabilities(&self) -> Probabilities<'_> {
+        Probabilities(match &self.0 {
+            Repr::Listed(rows) => Either::Listed(rows.iter()),
+            Repr::Numbers { probs, .. } => Either::Numbers(probs.iter()),
+        })
+    }
+
+    /// The rows in order, each borrowed or (numeric) made on the spot.
+    ///
+    /// ```text
+    /// for r in report.rows.iter() { println!("{} {}", r.label.text(), r.probability) }
+    /// ```
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(match &self.0 {
+            Repr::Listed(rows) => Either::Listed(rows.iter()),
+            Repr::Numbers { outcomes, probs } => Either::Numbers(outcomes.iter().zip(probs.iter())),
+        })
+    }
+
+    /// The rows, to change in place: numeric rows held as arrays are listed first (one
+    /// [`Row`] each), so this is for small tables (a Monte Carlo run's intervals added).
+    ///
+    /// ```text
+    /// for r in report.rows.iter_mut() { r.interval = Some(iv) }
+    /// ```
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Row> {
+        if let Repr::Numbers { outcomes, probs } = &mut self.0 {
+            let listed = outcomes
+                .iter()
+                .zip(probs.iter())
+                .map(|(&o, &p)| number_row(o, p))
+                .collect();
+            self.0 = Repr::Listed(listed);
+        }
+        match &mut self.0 {
+            Repr::Listed(rows) => rows.iter_mut(),
+            Repr::Numbers { .. } => [].iter_mut(),
+        }
+    }
+
+    /// The heap bytes the rows hold themselves (a [`Row`]'s own strings and maps not
+    /// counted): what the memory tests compare with the law's.
+    #[cfg(test)]
+    fn heap_bytes(&self) -> usize {
+        match &self.0 {
+            Repr::Listed(rows) => rows.capacity() * std::mem::size_of::<Row>(),
+            Repr::Numbers { outcomes, probs } => {
+                outcomes.capacity() * std::mem::size_of::<i64>()
+                    + probs.capacity() * std::mem::size_of::<f64>()
+            }
+        }
+    }
+}
+
+/// A plain numeric row.
+fn number_row(outcome: i64, probability: f64) -> Row {
+    Row::new(Label::Number(outcome), probability)
+}
+
+impl From<Vec<Row>> for Rows {
+    fn from(rows: Vec<Row>) -> Rows {
+        Rows(Repr::Listed(rows))
+    }
+}
+
+impl FromIterator<Row> for Rows {
+    fn from_iter<I: IntoIterator<Item = Row>>(rows: I) -> Rows {
+        Rows(Repr::Listed(rows.into_iter().collect()))
+    }
+}
+
+impl<'a> IntoIterator for &'a Rows {
+    type Item = Cow<'a, Row>;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Rows {
+    type Item = &'a mut Row;
+    type IntoIter = std::slice::IterMut<'a, Row>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+/// One of the two ways of walking [`Rows`].
+#[derive(Clone, Debug)]
+enum Either<L, N> {
+    Listed(L),
+    Numbers(N),
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Rows made or borrowed by [`Iter`] on this thread: the streaming tests check that the
+    /// writers read no further ahead than they write.
+    static ROWS_READ: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The rows of [`Rows::iter`], in order.
+#[derive(Clone, Debug)]
+pub struct Iter<'a>(
+    Either<
+        std::slice::Iter<'a, Row>,
+        std::iter::Zip<std::slice::Iter<'a, i64>, std::slice::Iter<'a, f64>>,
+    >,
+);
+
+impl<'a> Iter<'a> {
+    fn made(row: Option<Cow<'a, Row>>) -> Option<Cow<'a, Row>> {
+        #[cfg(test)]
+        if row.is_some() {
+            ROWS_READ.with(|n| n.set(n.get() + 1));
+        }
+        row
+    }
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = Cow<'a, Row>;
+
+    fn next(&mut self) -> Option<Cow<'a, Row>> {
+        Iter::made(match &mut self.0 {
+            Either::Listed(it) => it.next().map(Cow::Borrowed),
+            Either::Numbers(it) => it.next().map(|(&o, &p)| Cow::Owned(number_row(o, p))),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            Either::Listed(it) => it.size_hint(),
+            Either::Numbers(it) => it.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        Iter::made(match &mut self.0 {
+            Either::Listed(it) => it.next_back().map(Cow::Borrowed),
+            Either::Numbers(it) => it.next_back().map(|(&o, &p)| Cow::Owned(number_row(o, p))),
+        })
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// The probabilities of [`Rows::probabilities`], in order.
+#[derive(Clone, Debug)]
+pub struct Probabilities<'a>(Either<std::slice::Iter<'a, Row>, std::slice::Iter<'a, f64>>);
+
+impl Iterator for Probabilities<'_> {
+    type Item = f64;
+
+    fn next(&mut self) -> Option<f64> {
+        match &mut self.0 {
+            Either::Listed(it) => it.next().map(|r| r.probability),
+            Either::Numbers(it) => it.next().copied(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            Either::Listed(it) => it.size_hint(),
+            Either::Numbers(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Probabilities<'_> {}
+
 /// How the odds were had.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Method {
@@ -220,7 +500,7 @@ pub struct OddsReport {
     /// Command-specific JSON fields (the expression, the game's inputs).
     pub fields: Map<String, Value>,
     /// The outcomes, in increasing order.
-    pub rows: Vec<Row>,
+    pub rows: Rows,
     /// Whether outcomes are numbers (then the table has an "at least" column, and the
     /// report a mean and standard deviation).
     pub numeric: bool,
@@ -245,7 +525,7 @@ impl OddsReport {
             notes: Vec::new(),
             footer: Vec::new(),
             fields: Map::new(),
-            rows: Vec::new(),
+            rows: Rows::default(),
             numeric: false,
             mean: None,
             std_dev: None,
@@ -255,12 +535,14 @@ impl OddsReport {
         }
     }
 
-    /// The rows, tail, mean and standard deviation of a numeric law.
+    /// The rows, tail, mean and standard deviation of a numeric law. The rows take the
+    /// law's own memory (see [`Rows`]).
+    ///
+    /// ```text
+    /// OddsReport::new("odds", "2d6").numeric(&law)   // 11 rows, mean 7
+    /// ```
     pub fn numeric<T: dice_core::Numeric>(mut self, dist: &Dist<T>) -> OddsReport {
-        self.rows = dist
-            .iter()
-            .map(|(o, p)| Row::new(Label::Number(o.to_i64()), p))
-            .collect();
+        self.rows = Rows::numbers(dist.iter().map(|(o, p)| (o.to_i64(), p)));
         self.numeric = true;
         self.mean = Some(dist.mean());
         self.std_dev = Some(dist.std_dev());
@@ -268,7 +550,34 @@ impl OddsReport {
         self
     }
 
+    /// The rows, tail, mean and standard deviation of a numeric law given as
+    /// `(outcome, probability)` pairs in increasing order of outcome: what
+    /// [`OddsReport::numeric`] makes of a `Dist<T: Numeric>`, for a law whose outcome type
+    /// is not one (`dice odds` without `vs`: a `Dist<Outcome>` of numbers), with no copy of
+    /// the law in between. The mean and deviation are summed as `Dist::mean` and
+    /// `Dist::std_dev` sum them, so they come out bit for bit the same.
+    ///
+    /// ```text
+    /// OddsReport::new("odds", "1d4").numbers((1..=4).map(|o| (o, 0.25)), 0.0)
+    /// ```
+    pub fn numbers(mut self, pairs: impl IntoIterator<Item = (i64, f64)>, tail: f64) -> Self {
+        self.rows = Rows::numbers(pairs);
+        self.numeric = true;
+        let (mean, std_dev) = match &self.rows.0 {
+            Repr::Numbers { outcomes, probs } => moments(outcomes, probs),
+            Repr::Listed(_) => (0.0, 0.0),
+        };
+        self.mean = Some(mean);
+        self.std_dev = Some(std_dev);
+        self.tail = tail;
+        self
+    }
+
     /// The rows and tail of a law over named outcomes; `row` makes each outcome's row.
+    ///
+    /// ```text
+    /// OddsReport::new("swimclass task", title).named(&law, |o, p| Row::new(label_of(o), p))
+    /// ```
     pub fn named<T: Ord + Clone>(mut self, dist: &Dist<T>, row: impl Fn(&T, f64) -> Row) -> Self {
         self.rows = dist.iter().map(|(o, p)| row(o, p)).collect();
         self.numeric = false;
@@ -311,29 +620,49 @@ impl OddsReport {
     /// rows 1, 2, 3 at 0.2, 0.3, 0.5 → (1.0, 0.2), (0.8, 0.5), (0.5, 1.0)
     /// ```
     pub fn cumulative(&self) -> Vec<(f64, f64)> {
-        let total: f64 = self.rows.iter().map(|r| r.probability).sum::<f64>() + self.tail;
         let mut out = Vec::with_capacity(self.rows.len());
-        let mut above = total;
-        let mut below = 0.0;
-        for r in &self.rows {
-            below += r.probability;
-            out.push((above.clamp(0.0, 1.0), below.clamp(0.0, 1.0)));
-            above -= r.probability;
-        }
+        let mut running = self.running();
+        out.extend(self.rows.probabilities().map(|p| running.next(p)));
         out
+    }
+
+    /// Each row with its P(≥) and P(≤) as [`OddsReport::cumulative`] gives them, a row at
+    /// a time: what the writers of long tables read (no array of the whole law).
+    ///
+    /// ```text
+    /// for (row, at_least, at_most) in report.with_cumulative() { … }
+    /// ```
+    pub fn with_cumulative(&self) -> impl Iterator<Item = (Cow<'_, Row>, f64, f64)> + '_ {
+        let mut running = self.running();
+        self.rows.iter().map(move |r| {
+            let (ge, le) = running.next(r.probability);
+            (r, ge, le)
+        })
+    }
+
+    /// The running sums behind [`OddsReport::cumulative`]: the total (rows and tail) first.
+    fn running(&self) -> Running {
+        Running {
+            above: self.rows.probabilities().sum::<f64>() + self.tail,
+            below: 0.0,
+        }
     }
 
     /// The smallest numeric outcome whose P(≤) reaches `q`, or `None` for named outcomes
     /// or when `q` falls in the unlisted tail.
+    ///
+    /// ```text
+    /// rows 1, 2, 3 at 0.2, 0.3, 0.5: quantile(0.5) == Some(2)
+    /// ```
     pub fn quantile(&self, q: f64) -> Option<i64> {
         if !self.numeric {
             return None;
         }
         let mut acc = 0.0;
-        for r in &self.rows {
-            acc += r.probability;
+        for (i, p) in self.rows.probabilities().enumerate() {
+            acc += p;
             if acc >= q - 1e-12 {
-                if let Label::Number(n) = r.label {
+                if let Some(Label::Number(n)) = self.rows.get(i).map(|r| r.label.clone()) {
                     return Some(n);
                 }
             }
@@ -367,12 +696,9 @@ impl OddsReport {
     /// `quantiles` (numeric only), the summaries, and for a simulation `seed`, `trials`,
     /// `confidence` and `standard_error`.
     pub fn to_json(&self) -> Value {
-        let cumulative = self.cumulative();
         let distribution = Value::Array(
-            self.rows
-                .iter()
-                .zip(&cumulative)
-                .map(|(r, &(ge, le))| {
+            self.with_cumulative()
+                .map(|(r, ge, le)| {
                     let mut v = r.to_json();
                     if self.numeric {
                         if let Value::Object(m) = &mut v {
@@ -436,6 +762,42 @@ impl OddsReport {
         }
         o
     }
+}
+
+/// P(≥) and P(≤) summed row by row: `above` starts at the total and loses each row after
+/// it is read, `below` gains each row as it is read.
+struct Running {
+    above: f64,
+    below: f64,
+}
+
+impl Running {
+    /// The next row's (P(≥), P(≤)), each clamped to 0..=1.
+    fn next(&mut self, p: f64) -> (f64, f64) {
+        self.below += p;
+        let out = (self.above.clamp(0.0, 1.0), self.below.clamp(0.0, 1.0));
+        self.above -= p;
+        out
+    }
+}
+
+/// The mean and standard deviation of a numeric law, summed as `Dist::mean` and
+/// `Dist::variance` sum them (the same terms in the same order, so the same bits).
+fn moments(outcomes: &[i64], probs: &[f64]) -> (f64, f64) {
+    let mean: f64 = outcomes
+        .iter()
+        .zip(probs)
+        .map(|(&o, &p)| o as f64 * p)
+        .sum();
+    let variance: f64 = outcomes
+        .iter()
+        .zip(probs)
+        .map(|(&o, &p)| {
+            let d = o as f64 - mean;
+            d * d * p
+        })
+        .sum();
+    (mean, variance.sqrt())
 }
 
 /// Several distributions side by side: `dice odds 4d6kh3 3d6`, or a game roll with one
@@ -642,5 +1004,196 @@ impl SweepReport {
             }
         }
         o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::io;
+    use std::mem::size_of;
+
+    use dice_core::{Die, Exact, Keep, Pool, Sum};
+
+    use super::*;
+    use crate::render::{Output, View, render, write};
+    use crate::seed::Seed;
+
+    /// A law of `n` consecutive outcomes from −7 with unequal probabilities (1 to 7 parts in
+    /// turn), and `tail` beyond the last.
+    fn long_law(n: usize, tail: f64) -> Dist<i64> {
+        let weight = |i: usize| (i % 7 + 1) as f64;
+        let total: f64 = (0..n).map(weight).sum::<f64>() / (1.0 - tail);
+        let probs = (0..n).map(|i| weight(i) / total).collect();
+        Dist::from_consecutive(-7, probs, tail).expect("a valid law")
+    }
+
+    /// The bytes of a law's own arrays: an `i64` and an `f64` per outcome.
+    fn own_bytes(law: &Dist<i64>) -> usize {
+        law.len() * (size_of::<i64>() + size_of::<f64>())
+    }
+
+    #[test]
+    fn numeric_rows_take_no_more_memory_than_the_law() {
+        let law = long_law(10_000, 0.0);
+        let report = OddsReport::new("odds", "long").numeric(&law);
+        assert_eq!(report.rows.len(), law.len());
+        assert!(
+            report.rows.heap_bytes() <= own_bytes(&law),
+            "{} bytes of rows for a law of {} bytes",
+            report.rows.heap_bytes(),
+            own_bytes(&law)
+        );
+        let expression =
+            OddsReport::new("odds", "long").numbers(law.iter().map(|(&o, p)| (o, p)), 0.0);
+        assert!(expression.rows.heap_bytes() <= own_bytes(&law));
+        // The same rows held one `Row` each (as before) are told apart by the bound.
+        let listed: Rows = report.rows.iter().map(Cow::into_owned).collect();
+        assert!(listed.iter().eq(report.rows.iter()));
+        assert!(listed.heap_bytes() > 2 * own_bytes(&law));
+    }
+
+    #[test]
+    fn numbers_give_what_numeric_gives_bit_for_bit() {
+        let kept = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::Highest(2), 0)
+            .unwrap()
+            .distribution()
+            .unwrap();
+        let d20 = Die::D20.distribution().unwrap().shift(-10);
+        for law in [
+            kept.shift(0),
+            d20,
+            long_law(5_000, 0.0),
+            long_law(999, 1e-3),
+        ] {
+            let a = OddsReport::new("odds", "x").numeric(&law);
+            let b =
+                OddsReport::new("odds", "x").numbers(law.iter().map(|(&o, p)| (o, p)), law.tail());
+            assert_eq!(a.mean.map(f64::to_bits), b.mean.map(f64::to_bits));
+            assert_eq!(a.std_dev.map(f64::to_bits), b.std_dev.map(f64::to_bits));
+            assert_eq!(a.tail.to_bits(), b.tail.to_bits());
+            assert!(a.rows.iter().eq(b.rows.iter()));
+            assert_eq!(a.to_json(), b.to_json());
+        }
+    }
+
+    #[test]
+    fn cumulative_chances_are_the_sums_above_and_below() {
+        let law = long_law(50, 0.01);
+        let report = OddsReport::new("odds", "x").numeric(&law);
+        let p = law.probabilities();
+        let streamed: Vec<(f64, f64)> = report
+            .with_cumulative()
+            .map(|(_, ge, le)| (ge, le))
+            .collect();
+        assert_eq!(streamed, report.cumulative());
+        for (i, &(ge, le)) in streamed.iter().enumerate() {
+            let above: f64 = p[i..].iter().sum::<f64>() + 0.01;
+            let below: f64 = p[..=i].iter().sum();
+            assert!(
+                (ge - above.min(1.0)).abs() < 1e-12,
+                "row {i}: {ge} against {above}"
+            );
+            assert!(
+                (le - below.min(1.0)).abs() < 1e-12,
+                "row {i}: {le} against {below}"
+            );
+        }
+        // The rows' own probabilities, read without making the rows.
+        assert!(report.rows.probabilities().eq(p.iter().copied()));
+        assert_eq!(report.rows.probability(3), Some(p[3]));
+        assert_eq!(report.rows.probability(50), None);
+        assert_eq!(
+            report.rows.get(2).map(|r| r.label.clone()),
+            Some(Label::Number(-5))
+        );
+    }
+
+    /// A writer that notes, at each write, how far the rows read (on this thread) run ahead
+    /// of the rows it has been sent in full (a row ends with the byte `end`).
+    struct Watch {
+        end: u8,
+        ended: usize,
+        read_before: usize,
+        most_ahead: usize,
+    }
+
+    impl Watch {
+        fn new(end: u8) -> Watch {
+            Watch {
+                end,
+                ended: 0,
+                read_before: ROWS_READ.with(Cell::get),
+                most_ahead: 0,
+            }
+        }
+
+        fn read(&self) -> usize {
+            ROWS_READ.with(Cell::get) - self.read_before
+        }
+    }
+
+    impl io::Write for Watch {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.most_ahead = self.most_ahead.max(self.read().saturating_sub(self.ended));
+            self.ended += buf.iter().filter(|&&b| b == self.end).count();
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The JSON and CSV writers are fed a row at a time: when any byte is written, at most
+    /// the row being written has been read beyond those already written, and every row is
+    /// read once. A writer that made the whole output (or any per-row array) first would
+    /// have read every row before its first byte.
+    #[test]
+    fn json_and_csv_are_written_as_the_rows_are_read() {
+        let n = 3_000;
+        let law = long_law(n, 1e-9);
+        let exact = OddsReport::new("odds", "long")
+            .numbers(law.iter().map(|(&o, p)| (o, p)), law.tail())
+            .field("expression", "long");
+        let mut simulated = OddsReport::new("odds", "long").numeric(&law);
+        for r in &mut simulated.rows {
+            r.interval = Some(Interval {
+                count: 5,
+                low: r.probability / 2.0,
+                high: r.probability * 2.0,
+            });
+        }
+        simulated.method = Method::MonteCarlo {
+            seed: Seed {
+                value: 1,
+                given: true,
+            },
+            trials: 1_000,
+            confidence: 0.95,
+            standard_error: Some(0.5),
+        };
+        let named = OddsReport::new("game", "named").named(&law, |o, p| {
+            Row::new(Label::named(&format!("k{o}"), format!("k {o}")), p)
+        });
+        for report in [exact, simulated, named] {
+            let report = Report::Odds(report);
+            // A JSON row is an object ending with `}` (plain rows nest none); a CSV row a line.
+            for (output, end) in [(Output::Json, b'}'), (Output::Csv, b'\n')] {
+                let mut watch = Watch::new(end);
+                write(&report, output, View::Exactly, &mut watch).expect("a watch takes all");
+                assert!(
+                    watch.most_ahead <= 1,
+                    "{output:?}: {} rows read ahead of the output",
+                    watch.most_ahead
+                );
+                assert_eq!(watch.read(), n, "{output:?}: each row read once");
+                // The check sees a writer that prints the whole output at the end.
+                let mut whole = Watch::new(end);
+                let text = render(&report, output, View::Exactly);
+                io::Write::write_all(&mut whole, text.as_bytes()).expect("a watch takes all");
+                assert!(whole.most_ahead >= n - 1, "{output:?}");
+            }
+        }
     }
 }
