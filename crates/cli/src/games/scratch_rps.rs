@@ -2,8 +2,10 @@
 //! under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
 use dice_scratch_rps::roll::D20;
+use dice_scratch_rps::support::{HURRY_DIFFICULTY, vehicle_roll};
 use dice_scratch_rps::{
-    Ability, Attack, AttackKind, D20Roll, FightEnd, Health, Outcome, Rules, Scene,
+    Ability, Attack, AttackKind, Character, D20Roll, FightEnd, Health, HurryRoll, Outcome, Party,
+    Rules, Scene, Vehicle,
 };
 use serde_json::{Value, json};
 
@@ -85,6 +87,94 @@ character needs no healing. A healer without the healing ability cannot try.",
         after_help = "Examples:\n  dice scratch-rps heal --level 1 --hp 0 --toughness 4 --odds\n  dice scratch-rps heal --level 2 --hp 1 --toughness 6 --seed 3"
     )]
     Heal(HealArgs),
+    /// Operating a vehicle: d20 + driving, navigation or piloting against a difficulty.
+    #[command(
+        long_about = "Operating a vehicle: driving operates a ground vehicle, navigation a \
+water vehicle, piloting an air or space vehicle. The operator rolls d20 + his level in that \
+ability (+ modifiers) against the difficulty the vehicle's situation sets; at least the \
+difficulty succeeds, a natural 20 always succeeds. A character without the ability cannot \
+operate the vehicle at all.",
+        after_help = "Examples:\n  dice scratch-rps vehicle --vehicle air-or-space --level 1 --difficulty 15 --odds\n  dice scratch-rps vehicle --vehicle ground --level 2 --difficulty 12 --seed 4"
+    )]
+    Vehicle(VehicleArgs),
+    /// A temporary bonus in a hurry: the craftsman's roll, usually at difficulty 10.
+    #[command(
+        long_about = "Craftsmanship in a hurry: for each level of craftsmanship a character may \
+give a traveling companion a temporary +1 to an ability already at level 1 or more; to add \
+one in a hurry he must make a success roll, usually at difficulty 10: d20 + his \
+craftsmanship level (+ modifiers), a natural 20 always succeeding. If the roll fails he \
+cannot use that temporary bonus until he is no longer in a hurry. No bonus is added or \
+removed in combat. --rule hurry_roll=non_ability makes it a roll of the die alone.",
+        after_help = "Examples:\n  dice scratch-rps hurry --level 2 --odds\n  dice scratch-rps hurry --level 1 --difficulty 12 --seed 3"
+    )]
+    Hurry(HurryArgs),
+}
+
+/// The vehicles, by the names the command takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VehicleKind {
+    /// A ground vehicle: driving.
+    Ground,
+    /// A water vehicle: navigation.
+    Water,
+    /// An air or space vehicle: piloting.
+    #[value(alias = "air", alias = "space")]
+    AirOrSpace,
+}
+
+impl From<VehicleKind> for Vehicle {
+    fn from(v: VehicleKind) -> Vehicle {
+        match v {
+            VehicleKind::Ground => Vehicle::Ground,
+            VehicleKind::Water => Vehicle::Water,
+            VehicleKind::AirOrSpace => Vehicle::AirOrSpace,
+        }
+    }
+}
+
+/// `vehicle`.
+#[derive(Debug, clap::Args)]
+pub struct VehicleArgs {
+    /// The vehicle operated: ground (driving), water (navigation), air-or-space (piloting).
+    #[arg(long, value_enum, value_name = "VEHICLE")]
+    pub vehicle: VehicleKind,
+    /// The operator's level in the vehicle's ability.
+    #[arg(long, value_name = "N")]
+    pub level: u32,
+    /// The difficulty: the total needed.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub difficulty: i64,
+    /// Situational modifiers added to the die.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
+/// `hurry`.
+#[derive(Debug, clap::Args)]
+pub struct HurryArgs {
+    /// The craftsman's level of craftsmanship.
+    #[arg(long, value_name = "N")]
+    pub level: u32,
+    /// The difficulty: the total needed (usually 10).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, default_value_t = HURRY_DIFFICULTY)]
+    pub difficulty: i64,
+    /// Situational modifiers added to the die.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    #[command(flatten)]
+    pub odds: OddsFlag,
 }
 
 /// `heal`.
@@ -221,6 +311,8 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Attack(a) => attack(a, &rules, ctx),
         RollKind::Fight(a) => fight(&a, rules, ctx),
         RollKind::Heal(a) => heal(&a, &rules, ctx),
+        RollKind::Vehicle(a) => vehicle(&a, &rules, ctx),
+        RollKind::Hurry(a) => hurry(&a, rules, ctx),
         RollKind::Initiative(a) => {
             let cmd = "scratch-rps initiative";
             let mine = dice_scratch_rps::Initiative::new(a.stalking)?;
@@ -285,41 +377,63 @@ fn outcome_key(o: Outcome) -> String {
 }
 
 fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
-    let cmd = "scratch-rps roll";
     let roll = match a.level {
         Some(level) => D20Roll::ability(level, a.difficulty)?,
         None => D20Roll::non_ability(a.difficulty)?,
     }
     .with_modifier(a.modifier)?
     .with_rules(rules);
-    let title = roll.to_string();
     let inputs = json!({
         "level": a.level,
         "difficulty": a.difficulty,
         "modifier": a.modifier,
     });
-    if a.odds.wanted() {
-        let law = a.odds.law(&roll, ctx)?;
+    d20_report(
+        "scratch-rps roll",
+        roll.to_string(),
+        &roll,
+        ("roll", inputs),
+        "success, automatic or not",
+        &a.odds,
+        ctx,
+    )
+}
+
+/// The report of one d20 roll: rolled (the die, the total, the outcome), or its exact or
+/// simulated odds with P(success) (`success` says what succeeding does). `inputs` is the
+/// JSON field of the command's inputs.
+fn d20_report(
+    cmd: &str,
+    title: String,
+    roll: &D20Roll,
+    inputs: (&str, Value),
+    success: &str,
+    odds: &OddsFlag,
+    ctx: &Ctx,
+) -> Result<Report, CliError> {
+    let (key, inputs) = inputs;
+    if odds.wanted() {
+        let law = odds.law(roll, ctx)?;
         let dist = &law.dist;
         let mut o = law
             .decorate(OddsReport::new(cmd, title).named(dist, |o, p| Row::new(label_of(o), p)))
             .summary(
                 "p_success",
-                "success, automatic or not",
+                success,
                 if law.run.is_some() {
                     dist.probability_where(|o| o.is_success())
                 } else {
                     roll.success_chance()
                 },
             )
-            .field("roll", inputs);
+            .field(key, inputs);
         if !roll.is_rolled() {
             o = o.note(NO_ABILITY);
         }
         return Ok(Report::Odds(o));
     }
     let seed = ctx.seed();
-    let mut report = RollReport::new(cmd, seed).line(title.clone());
+    let mut report = RollReport::new(cmd, seed).line(title);
     if roll.is_rolled() {
         let natural = D20.roll_face(&mut seed.rng());
         let outcome = roll.resolve(natural)?;
@@ -340,7 +454,108 @@ fn d20_roll(a: RollArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .field("total", Value::Null)
             .field("outcome", outcome_key(Outcome::Failure));
     }
-    Ok(Report::Roll(report.field("roll", inputs)))
+    Ok(Report::Roll(report.field(key, inputs)))
+}
+
+/// `dice scratch-rps vehicle`: an operator's roll with the vehicle's ability.
+fn vehicle(a: &VehicleArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let vehicle = Vehicle::from(a.vehicle);
+    let ability = vehicle.ability();
+    let operator = Character::from_levels([(ability, a.level)])?;
+    if !operator.can_operate(vehicle) {
+        return Err(CliError::bad_input(format_args!(
+            "a character without {ability} cannot operate {} {vehicle}: --level must be 1 or more",
+            if vehicle == Vehicle::AirOrSpace {
+                "an"
+            } else {
+                "a"
+            }
+        )));
+    }
+    let roll = vehicle_roll(&operator, vehicle, a.difficulty)?
+        .with_modifier(a.modifier)?
+        .with_rules(rules);
+    let inputs = json!({
+        "vehicle": snake(&vehicle.to_string()),
+        "ability": snake(&ability.to_string()),
+        "level": a.level,
+        "difficulty": a.difficulty,
+        "modifier": a.modifier,
+    });
+    d20_report(
+        "scratch-rps vehicle",
+        format!(
+            "operating {} {vehicle} with {ability} {}: {roll}",
+            if vehicle == Vehicle::AirOrSpace {
+                "an"
+            } else {
+                "a"
+            },
+            a.level
+        ),
+        &roll,
+        ("vehicle", inputs),
+        "success, automatic or not",
+        &a.odds,
+        ctx,
+    )
+}
+
+/// What a failed roll in a hurry costs (L101).
+const HURRY_FAILED: &str = "on a failure that bonus cannot be used until the hurry is over";
+
+/// `dice scratch-rps hurry`: the craftsman's roll to add a temporary bonus in a hurry.
+fn hurry(a: &HurryArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    if a.level == 0 {
+        return Err(CliError::bad_input(
+            "a character without craftsmanship gives no temporary bonus (one per level): \
+             --level must be 1 or more",
+        ));
+    }
+    let craftsman = Character::from_levels([(Ability::Craftsmanship, a.level)])?;
+    let party = Party::new(vec![craftsman], rules);
+    let roll = party
+        .hurry_roll(0, a.difficulty)?
+        .with_modifier(a.modifier)?
+        .with_rules(&rules);
+    let inputs = json!({
+        "level": a.level,
+        "difficulty": a.difficulty,
+        "modifier": a.modifier,
+        "roll": match rules.hurry_roll {
+            HurryRoll::Craftsmanship => "craftsmanship",
+            HurryRoll::NonAbility => "non_ability",
+        },
+    });
+    let title = format!(
+        "a temporary bonus in a hurry, craftsmanship {}: {roll}",
+        a.level
+    );
+    let report = d20_report(
+        "scratch-rps hurry",
+        title,
+        &roll,
+        ("hurry", inputs),
+        "the temporary bonus is added",
+        &a.odds,
+        ctx,
+    )?;
+    Ok(match report {
+        Report::Odds(o) => Report::Odds(o.footnote(HURRY_FAILED)),
+        Report::Roll(mut r) => {
+            let added = r.fields.get("outcome").and_then(Value::as_str) != Some("failure");
+            r.lines.push(
+                if added {
+                    "the temporary +1 is added"
+                } else {
+                    "failed: that bonus cannot be used until the hurry is over"
+                }
+                .to_owned(),
+            );
+            Report::Roll(r)
+        }
+        other => other,
+    })
 }
 
 /// `dice scratch-rps heal`: the healer's roll (L99) and what it does to the patient.

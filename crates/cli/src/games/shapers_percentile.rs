@@ -3,7 +3,7 @@
 
 use dice_core::Roll;
 use dice_shapers_percentile::{
-    Attack, AttackKind, AttackOutcome, Defence, Fight, Rules, Scene, Test, TestResult,
+    Attack, AttackKind, AttackOutcome, Defence, Fight, Rules, Scene, Skirmish, Test, TestResult,
 };
 use serde_json::{Value, json};
 
@@ -79,12 +79,17 @@ Agility for shots) + 1 per 10 points of success, less the armour there and Physi
 losing a melee exchange by 30 or more lets the defender counter-attack. At Health 0 a \
 combatant is out of the fight; the fight ends when one side alone has anyone standing.\n\n\
 By default each combatant strikes the foe with the least Health among those they can attack \
-this turn (charging rather than walking up), and otherwise runs at the nearest foe. Plays \
-with --seed; --odds gives the exact chance of each side winning; --monte-carlo estimates it \
-by playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal Damage).",
-        after_help = "Examples:\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --seed 1\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --odds\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --monte-carlo --trials 20000"
+this turn (charging rather than walking up), and otherwise runs at the nearest foe, and never \
+falls back. --tactics skirmish adds falling back: a shooter with a foe within --keep-away \
+metres walks back from the nearest foe and shoots from where they stop, and a combatant at \
+--fall-back-at Health or less, in melee, with an ally still standing, runs away from the \
+nearest foe and leaves the fight to the ally, until the end of the field corners them. \
+Falling back needs room: the scene's field (by default the span of the starting positions).\n\n\
+Plays with --seed; --odds gives the exact chance of each side winning; --monte-carlo estimates \
+it by playing many fights. --rule changes a ruling (--rule lethal=true plays Lethal Damage).",
+        after_help = "Examples:\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --seed 1\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --odds\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel.toml --monte-carlo --trials 20000\n  dice shapers-percentile fight crates/shapers-percentile/scenes/duel-with-room.toml --tactics skirmish --keep-away 14 --seed 1"
     )]
-    Fight(super::fight::FightArgs),
+    Fight(PercentileFightArgs),
     /// Initiative: d10 + Physical Agility + Mental Agility.
     #[command(
         long_about = "Initiative: a d10 plus the character's Physical Agility and Mental \
@@ -286,22 +291,104 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
 }
 
 /// `fight`: a scene played, or its exact or estimated odds.
-fn fight(a: &super::fight::FightArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
-    let scene: Scene = super::fight::load_scene(&a.scene)?;
-    let encounter = Fight::new(&scene, rules)?;
+/// The tactics a fight is played with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TacticsName {
+    /// Strike the foe with the least Health in reach, else run at the nearest; never fall
+    /// back.
+    #[default]
+    Standard,
+    /// The standard tactics with falling back (--keep-away, --fall-back-at).
+    Skirmish,
+}
+
+/// `fight`: the options every game's fight has, and the tactics.
+#[derive(Debug, clap::Args)]
+pub struct PercentileFightArgs {
+    #[command(flatten)]
+    pub fight: super::fight::FightArgs,
+    /// The tactics every combatant plays: standard, or skirmish (standard with falling
+    /// back).
+    #[arg(long, value_enum, value_name = "TACTICS")]
+    pub tactics: Option<TacticsName>,
+    /// Skirmish: a shooter with a foe this close (in metres) walks back from the nearest foe
+    /// and shoots from where they stop (0: never).
+    #[arg(long, value_name = "METRES", value_parser = clap::value_parser!(i32).range(0..=1000))]
+    pub keep_away: Option<i32>,
+    /// Skirmish: a combatant at this Health or less, in melee, with an ally standing, runs
+    /// away from the nearest foe (0: never).
+    #[arg(long, value_name = "HEALTH", value_parser = clap::value_parser!(i32).range(0..=1000))]
+    pub fall_back_at: Option<i32>,
+}
+
+fn fight(a: &PercentileFightArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let scene: Scene = super::fight::load_scene(&a.fight.scene)?;
     let names: Vec<&str> = scene.combatants.iter().map(|c| c.name.as_str()).collect();
     let title = format!("fight: {}", names.join(", "));
+    match a.tactics.unwrap_or_default() {
+        TacticsName::Standard => {
+            if a.keep_away.is_some() || a.fall_back_at.is_some() {
+                return Err(CliError::bad_input(
+                    "--keep-away and --fall-back-at are skirmish tactics: add --tactics skirmish",
+                ));
+            }
+            play_fight(Fight::new(&scene, rules)?, &title, a, ctx)
+        }
+        TacticsName::Skirmish => {
+            let keep_away = a.keep_away.unwrap_or(0);
+            let fall_back_at = a.fall_back_at.unwrap_or(0);
+            let tactics = Skirmish::new(&scene, keep_away, fall_back_at);
+            let title = format!(
+                "{title} (skirmish: shooters keep {keep_away} m away, give ground at Health {fall_back_at})"
+            );
+            play_fight(Fight::with_policy(&scene, rules, tactics)?, &title, a, ctx)
+        }
+    }
+}
+
+/// A fight played, or its exact or estimated odds, whatever its tactics.
+fn play_fight<P>(
+    encounter: Fight<P>,
+    title: &str,
+    a: &PercentileFightArgs,
+    ctx: &Ctx,
+) -> Result<Report, CliError>
+where
+    P: dice_core::Policy<dice_shapers_percentile::FightState, dice_shapers_percentile::Action>
+        + Clone
+        + Sync,
+{
     let describe = encounter.clone();
     let end = encounter.clone();
-    super::fight::run(
+    let mut report = super::fight::run(
         "shapers-percentile fight",
-        &title,
+        title,
         encounter,
-        a,
+        &a.fight,
         ctx,
         |s| describe.describe(s),
         |v| end.end_name(v),
-    )
+    )?;
+    if let Some(t) = a.tactics {
+        let tactics = match t {
+            TacticsName::Standard => json!({ "name": "standard" }),
+            TacticsName::Skirmish => json!({
+                "name": "skirmish",
+                "keep_away": a.keep_away.unwrap_or(0),
+                "fall_back_at": a.fall_back_at.unwrap_or(0),
+            }),
+        };
+        match &mut report {
+            Report::Odds(o) => {
+                o.fields.insert("tactics".into(), tactics);
+            }
+            Report::Roll(r) => {
+                r.fields.insert("tactics".into(), tactics);
+            }
+            _ => {}
+        }
+    }
+    Ok(report)
 }
 
 fn make_test(t: &TestTerms, rules: &Rules) -> Result<Test, CliError> {

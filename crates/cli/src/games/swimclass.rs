@@ -13,6 +13,8 @@ use dice_swimclass::{
 };
 use serde_json::{Value, json};
 
+mod spell;
+
 use super::OddsFlag;
 use crate::Ctx;
 use crate::error::CliError;
@@ -22,8 +24,8 @@ use crate::report::{OddsReport, Report, RollReport};
 /// `dice swimclass`.
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Project Swimclass: task rolls and attacks (rank d6 against a difficulty, die-against-die blocking)",
-    long_about = "Project Swimclass: task rolls and combat attacks.\n\n\
+    about = "Project Swimclass: task rolls, attacks and spells (rank d6 against a difficulty, die-against-die blocking)",
+    long_about = "Project Swimclass: task rolls, combat attacks and spells.\n\n\
 A task rolls the skill's rank in d6; each die whose value (face plus implements) is at least \
 the difficulty is a success, and the successes are the progress the roll adds. A \
 roll that does not succeed suffers a critical for each natural 1 after the first; a \
@@ -42,7 +44,7 @@ Difficulties run from 1, easy, to 6, madness; --difficulty takes the number or \
 the name.\n\n\
 Rolls by default; --odds gives the exact odds. Rulings are the project's (dice-swimclass \
 Rules::default()); --rule KEY=VALUE changes one (an unknown KEY lists them all).",
-    after_help = "Examples:\n  dice swimclass task --rank 3 --difficulty 4\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice swimclass task --rank 4 --difficulty 6 --progress 3 --rounds 3 --odds\n  dice swimclass task --rank 3 --difficulty 2 --implement 1+4\n  dice swimclass attack --attack 6 --defense 6\n  dice swimclass attack --attack 3 --defense 3 --range 1 --attack-implement 1+4 --odds"
+    after_help = "Examples:\n  dice swimclass task --rank 3 --difficulty 4\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice swimclass task --rank 4 --difficulty 6 --progress 3 --rounds 3 --odds\n  dice swimclass task --rank 3 --difficulty 2 --implement 1+4\n  dice swimclass attack --attack 6 --defense 6\n  dice swimclass attack --attack 3 --defense 3 --range 1 --attack-implement 1+4 --odds\n  dice swimclass spell --spell stun --rank 3 --range 1 --defense 2 --odds"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -142,6 +144,31 @@ progress after --rounds rolls (capped at the successes needed: the item is done)
         after_help = "Examples:\n  dice swimclass craft --value 8 --craft 2 --rounds 3 --odds\n  dice swimclass craft --value 27 --craft 3 --specialized --rounds 4 --odds"
     )]
     Craft(CraftArgs),
+    /// A spell: the school's magic rolled at the spell's difficulty, opposed or not.
+    #[command(
+        long_about = "Casting a spell: each spell is a skill of its school of magic (Fire, \
+Wind, Earth, Water, Life, Death), so the caster rolls its rank in that school's magic in d6, \
+each die at or above the spell's difficulty a success, with criticals and advancement as any \
+roll.\n\n\
+The difficulty comes from the spell: Blaze Range + 1 (up to 3 squares), Light 1, Flight 3 + \
+the target's size (--size), Earth shift 2 in soft soil or 6 in hard rock (--hard-rock), Spray \
+4, Water breathing 3 (touch), Heal Range + 3, Stabilize the damage beyond 0 HP \
+(--beyond-zero), Death damage none in melee or Range + 1 at range, Stun Range, Raise Undead 4. \
+The rulebook gives the Wind push and the Earth quake no difficulty: give one with \
+--difficulty.\n\n\
+Attacks by magic may be resisted: Blaze, the Wind push, Flight, the Earth quake, Death damage \
+and Stun are rolled against the target's opposing dice (--defense: its Defense, the skill the \
+spell is against, or magic of the same or the opposing school), each blocking one success of \
+lesser or equal value, and their outcome is the hits through: Blaze does one hit when any \
+gets through, Death damage 1 damage a hit, any hit of a Stun stuns the target until the \
+caster's next turn. The other spells are task rolls whose outcome is their successes: a \
+square lit per success of Light, a target breathing water per success of Water breathing, \
+one damage healed by a successful Heal, a corpse raised by a successful Raise Undead (it acts \
+with rank 1 in the basic skills and the caster's Death magic less one).\n\n\
+Rolls by default; --odds gives the exact odds, --monte-carlo estimates them.",
+        after_help = "Examples:\n  dice swimclass spell --spell blaze --rank 3 --range 2 --odds\n  dice swimclass spell --spell stun --rank 3 --range 1 --defense 2 --odds\n  dice swimclass spell --spell heal --rank 2 --range 0..3 --odds\n  dice swimclass spell --spell quake --rank 4 --difficulty 3 --defense 2 --defense-school wind --seed 5"
+    )]
+    Spell(spell::SpellArgs),
 }
 
 /// `initiative`.
@@ -504,6 +531,7 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
         RollKind::Stabilize(a) => stabilize(&a, rules, ctx),
         RollKind::Advance(a) => advance(&a, rules, ctx),
         RollKind::Craft(a) => craft(&a, rules, ctx),
+        RollKind::Spell(a) => spell::run(&a, rules, ctx),
     }
 }
 
@@ -872,25 +900,19 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         o.insert("implements".into(), implements_json(&a.implement));
     };
     if a.odds.wanted() {
-        let run = a.odds.law(&roll, ctx)?;
-        let successes = run.map(|o| o.successes);
-        let law = run.dist;
-        let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
-        let mut o = successes
-            .decorate(OddsReport::new(cmd, title).numeric(&successes.dist))
-            .note("outcome: successes (the progress one roll adds)")
-            .summary("p_success", "success", c.success)
-            .summary("p_advance", "the skill advances", c.advance)
-            .summary("p_critical", "at least one critical", c.critical);
-        if !roll.has_chance_of_failure() {
-            o = o.footnote("no chance of failure: the skill cannot advance");
-        }
-        if let Some(t) = c.critical_text {
-            o = o.footnote(t);
-        }
-        o = o
-            .field("criticals", c.critical_json)
-            .field("can_fail", roll.has_chance_of_failure());
+        let mut o = task_odds(
+            cmd,
+            title,
+            &roll,
+            Effect {
+                note: "outcome: successes (the progress one roll adds)",
+                key: "p_success",
+                success: "success",
+                skill: "the skill",
+            },
+            &a.odds,
+            ctx,
+        )?;
         if let Some(r) = a.rounds {
             let p = roll.completion_chance(r)?;
             let s = if r == 1 { "" } else { "s" };
@@ -905,14 +927,9 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         fill(&mut o.fields);
         return Ok(Report::Odds(o));
     }
-    let seed = ctx.seed();
-    let faces = dice.roll_faces(&mut seed.rng(), &rules);
-    let r = roll.resolve(&faces)?;
+    let (mut report, r) = task_rolled(cmd, title, &roll, &rules, ctx)?;
     let mut progress = TaskProgress::new(task);
     let status = progress.add(r.outcome.successes);
-    let mut report = RollReport::new(cmd, seed)
-        .line(title)
-        .line(format!("dice {r}"));
     if a.progress > 1 {
         report = report.line(format!("progress: {status}"));
     }
@@ -921,7 +938,58 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         ProgressStatus::Complete => "complete",
         ProgressStatus::Failed => "failed",
     };
-    report = report
+    report = report.field("status", status_key);
+    fill(&mut report.fields);
+    Ok(Report::Roll(report))
+}
+
+/// The exact or simulated odds of one task roll: the law of its successes, with P(success)
+/// (`effect` says what succeeding is), P(the skill advances), P(at least one critical) and
+/// the law of the criticals. The table of `task`, and of every spell rolled as a task.
+fn task_odds(
+    cmd: &str,
+    title: String,
+    roll: &TaskRoll,
+    effect: Effect<'_>,
+    odds: &OddsFlag,
+    ctx: &Ctx,
+) -> Result<OddsReport, CliError> {
+    let run = odds.law(roll, ctx)?;
+    let successes = run.map(|o| o.successes);
+    let law = run.dist;
+    let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
+    let mut o = successes
+        .decorate(OddsReport::new(cmd, title).numeric(&successes.dist))
+        .note(effect.note)
+        .summary(effect.key, effect.success, c.success)
+        .summary("p_advance", format!("{} advances", effect.skill), c.advance)
+        .summary("p_critical", "at least one critical", c.critical);
+    if !roll.has_chance_of_failure() {
+        o = o.footnote("no chance of failure: the skill cannot advance");
+    }
+    if let Some(t) = c.critical_text {
+        o = o.footnote(t);
+    }
+    Ok(o.field("criticals", c.critical_json)
+        .field("can_fail", roll.has_chance_of_failure()))
+}
+
+/// One task roll rolled: the report's lines (`title`, then every die and the outcome) and
+/// JSON fields (the dice, success, successes, criticals, advancement, `outcome`), and the
+/// result for the caller's own lines.
+fn task_rolled(
+    cmd: &str,
+    title: String,
+    roll: &TaskRoll,
+    rules: &Rules,
+    ctx: &Ctx,
+) -> Result<(RollReport, dice_swimclass::TaskResult), CliError> {
+    let seed = ctx.seed();
+    let faces = roll.dice().roll_faces(&mut seed.rng(), rules);
+    let r = roll.resolve(&faces)?;
+    let report = RollReport::new(cmd, seed)
+        .line(title)
+        .line(format!("dice {r}"))
         .field(
             "dice",
             json!(r.dice.iter().map(die_json).collect::<Vec<_>>()),
@@ -930,7 +998,6 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         .field("successes", r.outcome.successes)
         .field("criticals", r.outcome.criticals)
         .field("advances", r.outcome.advances)
-        .field("status", status_key)
         .field(
             "outcome",
             if r.outcome.succeeded {
@@ -939,8 +1006,7 @@ fn task(a: TaskArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
                 "failure"
             },
         );
-    fill(&mut report.fields);
-    Ok(Report::Roll(report))
+    Ok((report, r))
 }
 
 fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
@@ -978,48 +1044,109 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         );
     };
     if a.odds.wanted() {
-        let run = a.odds.law(&roll, ctx)?;
-        let hits = run.map(|o| o.hits);
-        let law = run.dist;
-        let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
-        let mut o = hits
-            .decorate(OddsReport::new(cmd, title).numeric(&hits.dist))
-            .note("outcome: hits through (1 damage each)")
-            .summary("p_hit", "at least one hit through", c.success)
-            .summary("p_advance", "the attack skill advances", c.advance)
-            .summary("p_critical", "at least one critical", c.critical);
-        if let Some(t) = c.critical_text {
-            o = o.footnote(t);
-        }
-        o = o.field("criticals", c.critical_json);
-        if def.is_some() {
-            let d = Chances::of(
-                &law,
-                |o| !o.succeeded,
-                |o| o.defense_advances,
-                |o| o.defense_criticals,
-            );
-            o = o
-                .summary("p_defense_advance", "the defense skill advances", d.advance)
-                .summary(
-                    "p_defense_critical",
-                    "at least one defense critical",
-                    d.critical,
-                )
-                .field("defense_criticals", d.critical_json);
-            if let Some(t) = d.critical_text {
-                o = o.footnote(format!("defense {t}"));
-            }
-        }
+        let mut o = opposed_odds(
+            cmd,
+            title,
+            &roll,
+            def.is_some(),
+            Effect {
+                note: "outcome: hits through (1 damage each)",
+                key: "p_hit",
+                success: "at least one hit through",
+                skill: "the attack skill",
+            },
+            |h| h,
+            &a.odds,
+            ctx,
+        )?;
         fill(&mut o.fields);
         return Ok(Report::Odds(o));
     }
+    let (mut report, r) = opposed_rolled(cmd, title, &roll, &att, def.as_ref(), &rules, ctx)?;
+    report = report.field("outcome", if r.outcome.hits > 0 { "hit" } else { "miss" });
+    fill(&mut report.fields);
+    Ok(Report::Roll(report))
+}
+
+/// What a roll's odds call its outcome and its success.
+struct Effect<'a> {
+    /// The note under the title: what the outcome is.
+    note: &'a str,
+    /// The headline probability's key.
+    key: &'a str,
+    /// What succeeding does.
+    success: &'a str,
+    /// The acting skill, for "… advances".
+    skill: &'a str,
+}
+
+/// The exact or simulated odds of an opposed roll: the law of its hits through (each
+/// mapped by `hits`, Blaze's one hit), with P(success), P(the acting skill advances),
+/// P(at least one critical), and with an opposing roll the same for the defense. The table
+/// of `attack`, and of every opposed spell.
+#[allow(clippy::too_many_arguments)]
+fn opposed_odds(
+    cmd: &str,
+    title: String,
+    roll: &OpposedRoll,
+    opposed: bool,
+    effect: Effect<'_>,
+    hits: impl Fn(u32) -> u32,
+    odds: &OddsFlag,
+    ctx: &Ctx,
+) -> Result<OddsReport, CliError> {
+    let run = odds.law(roll, ctx)?;
+    let through = run.map(|o| hits(o.hits));
+    let law = run.dist;
+    let c = Chances::of(&law, |o| o.succeeded, |o| o.advances, |o| o.criticals);
+    let mut o = through
+        .decorate(OddsReport::new(cmd, title).numeric(&through.dist))
+        .note(effect.note)
+        .summary(effect.key, effect.success, c.success)
+        .summary("p_advance", format!("{} advances", effect.skill), c.advance)
+        .summary("p_critical", "at least one critical", c.critical);
+    if let Some(t) = c.critical_text {
+        o = o.footnote(t);
+    }
+    o = o.field("criticals", c.critical_json);
+    if opposed {
+        let d = Chances::of(
+            &law,
+            |o| !o.succeeded,
+            |o| o.defense_advances,
+            |o| o.defense_criticals,
+        );
+        o = o
+            .summary("p_defense_advance", "the defense skill advances", d.advance)
+            .summary(
+                "p_defense_critical",
+                "at least one defense critical",
+                d.critical,
+            )
+            .field("defense_criticals", d.critical_json);
+        if let Some(t) = d.critical_text {
+            o = o.footnote(format!("defense {t}"));
+        }
+    }
+    Ok(o)
+}
+
+/// An opposed roll rolled: the report's lines (`title`, both sides' dice, the blocks, the
+/// outcome) and JSON fields (the dice, blocks, hits, success, criticals and advancement of
+/// both sides), and the result for the caller's own lines.
+fn opposed_rolled(
+    cmd: &str,
+    title: String,
+    roll: &OpposedRoll,
+    att: &SkillDice,
+    def: Option<&SkillDice>,
+    rules: &Rules,
+    ctx: &Ctx,
+) -> Result<(RollReport, dice_swimclass::OpposedResult), CliError> {
     let seed = ctx.seed();
     let mut rng = seed.rng();
-    let af = att.roll_faces(&mut rng, &rules);
-    let df = def
-        .as_ref()
-        .map_or_else(Vec::new, |d| d.roll_faces(&mut rng, &rules));
+    let af = att.roll_faces(&mut rng, rules);
+    let df = def.map_or_else(Vec::new, |d| d.roll_faces(&mut rng, rules));
     let r = roll.resolve(&af, &df)?;
     let mut report = RollReport::new(cmd, seed).line(title).line(format!(
         "attack {} vs defense {}",
@@ -1058,8 +1185,6 @@ fn attack(a: AttackArgs, rules: Rules, ctx: &Ctx) -> Result<Report, CliError> {
         .field("criticals", r.outcome.criticals)
         .field("advances", r.outcome.advances)
         .field("defense_criticals", r.outcome.defense_criticals)
-        .field("defense_advances", r.outcome.defense_advances)
-        .field("outcome", if r.outcome.hits > 0 { "hit" } else { "miss" });
-    fill(&mut report.fields);
-    Ok(Report::Roll(report))
+        .field("defense_advances", r.outcome.defense_advances);
+    Ok((report, r))
 }
