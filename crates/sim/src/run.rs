@@ -183,9 +183,11 @@ impl Simulation {
 
     /// Run on exactly `threads` threads: the calling thread and `threads − 1` from a pool
     /// of that size kept for the process (with the `parallel` feature; without it,
-    /// everything runs on the calling thread). Default: the calling thread and rayon's
-    /// current pool (the global one unless called from inside another), as many threads in
-    /// all as that pool has. The results are the same bit for bit whatever the choice.
+    /// everything runs on the calling thread). Default: as many threads in all as rayon's
+    /// current pool has (the global pool's size, `RAYON_NUM_THREADS` or the CPUs, unless
+    /// called from inside another pool): from outside any pool, the calling thread and a
+    /// kept pool of one thread fewer, as for `threads(n)`; from inside a pool, the calling
+    /// thread and that pool. The results are the same bit for bit whatever the choice.
     ///
     /// # Errors
     /// [`SimError::Threads`] when `threads` is 0.
@@ -365,7 +367,19 @@ impl Simulation {
                     }
                     // No pool could be built: run on the calling thread (same results).
                 }
-                None => return self.shared(mechanic, range, rayon::current_num_threads(), None),
+                None => {
+                    let n = rayon::current_num_threads();
+                    // Called from outside any pool (a program's main thread): the caller and a
+                    // pool of `n − 1`, as for `threads(n)`. The global pool has `n` threads of
+                    // its own, so with the caller working too there would be one thread more
+                    // than the CPUs, and its idle worker's spinning slowed both others.
+                    if n > 1 && rayon::current_thread_index().is_none() {
+                        if let Some(pool) = thread_pool(n - 1) {
+                            return self.shared(mechanic, range, n, Some(&pool));
+                        }
+                    }
+                    return self.shared(mechanic, range, n, None);
+                }
             }
         }
         self.sequential(mechanic, range)
