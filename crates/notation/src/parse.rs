@@ -135,6 +135,24 @@ impl TermSpans {
 /// A failed check: what, and where.
 type Check = Result<(), (ParseErrorKind, Span)>;
 
+/// The number a keep or drop names, within the `n` dice it chooses from: keep 1 to `n`,
+/// drop 1 to `n − 1`.
+fn keep_in_range(keep: Keep, n: u32, span: Span) -> Check {
+    match keep {
+        Keep::All => Ok(()),
+        Keep::Highest(k) | Keep::Lowest(k) => {
+            out_of_range("dice kept", k.into(), 1, n.into(), span)
+        }
+        Keep::DropHighest(k) | Keep::DropLowest(k) => out_of_range(
+            "dice dropped",
+            k.into(),
+            1,
+            n.saturating_sub(1).into(),
+            span,
+        ),
+    }
+}
+
 fn out_of_range(what: &'static str, value: i128, min: i128, max: i128, span: Span) -> Check {
     if value < min || value > max {
         return Err((
@@ -254,18 +272,10 @@ fn check_dice(t: &DiceTerm, s: &TermSpans) -> Check {
             );
         }
     }
-    match t.keep {
-        Keep::All => {}
-        Keep::Highest(k) | Keep::Lowest(k) => {
-            out_of_range("dice kept", k.into(), 1, t.count.into(), s.keep)?;
-        }
-        Keep::DropHighest(k) | Keep::DropLowest(k) => {
-            if t.count == 1 {
-                return invalid("a single die cannot drop dice".into(), s.keep);
-            }
-            out_of_range("dice dropped", k.into(), 1, (t.count - 1).into(), s.keep)?;
-        }
+    if t.count == 1 && matches!(t.keep, Keep::DropHighest(_) | Keep::DropLowest(_)) {
+        return invalid("a single die cannot drop dice".into(), s.keep);
     }
+    keep_in_range(t.keep, t.count, s.keep)?;
     if let Some(c) = &t.success {
         check_cmp(c, s.success)?;
     }
@@ -1408,16 +1418,7 @@ impl Parser<'_> {
         match read {
             crate::one_group::OneGroup::Singles(group) => {
                 let n = group.items.len() as u32;
-                match group.keep {
-                    Keep::Highest(k) | Keep::Lowest(k) => {
-                        self.checked(out_of_range("dice kept", k.into(), 1, n.into(), keep_span))?;
-                    }
-                    Keep::DropHighest(k) | Keep::DropLowest(k) => {
-                        let most = n.saturating_sub(1).into();
-                        self.checked(out_of_range("dice dropped", k.into(), 1, most, keep_span))?;
-                    }
-                    Keep::All => {}
-                }
+                self.checked(keep_in_range(group.keep, n, keep_span))?;
                 Ok(Expr {
                     kind: ExprKind::Group(group),
                     span,
@@ -1453,16 +1454,7 @@ impl Parser<'_> {
             ));
         }
         let n = crate::dice_group::dice_in(&g.items[0]).map_err(|msg| self.invalid(msg, span))?;
-        match g.keep {
-            Keep::Highest(k) | Keep::Lowest(k) => {
-                self.checked(out_of_range("dice kept", k.into(), 1, n.into(), keep_span))?;
-            }
-            Keep::DropHighest(k) | Keep::DropLowest(k) => {
-                let most = n.saturating_sub(1).into();
-                self.checked(out_of_range("dice dropped", k.into(), 1, most, keep_span))?;
-            }
-            Keep::All => {}
-        }
+        self.checked(keep_in_range(g.keep, n, keep_span))?;
         g.dice = true;
         Ok(Expr {
             kind: ExprKind::Group(g),
