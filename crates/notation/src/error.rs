@@ -31,6 +31,17 @@ pub enum ParseErrorKind {
         /// [`crate::MAX_INPUT_LEN`].
         max: usize,
     },
+    /// The expression written out in full in this crate's grammar (its canonical form, the
+    /// text [`Display`](std::fmt::Display) gives and [`crate::Expression::parse`] reads back)
+    /// would be longer than [`crate::MAX_INPUT_LEN`]: `d6` is `1d6`, `d%` is `1d100`, and a
+    /// dialect's shorthand for a set of faces (Foundry's `1d1000odd`) lists the faces.
+    #[error(
+        "written out in full (`1d6` for `d6`, each face of a set listed) the expression is more than {max} bytes long; at most {max} are allowed"
+    )]
+    CanonicalTooLong {
+        /// [`crate::MAX_INPUT_LEN`].
+        max: usize,
+    },
     /// Parentheses, functions and signs nested deeper than [`crate::MAX_DEPTH`].
     #[error("parentheses, functions and signs nest more than {max} deep")]
     TooDeep {

@@ -102,14 +102,14 @@ impl Expression {
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn parse_with(input: &str, dialect: Dialect) -> Result<Expression, ParseError> {
-        let parsed = crate::parse::parse_with(input, dialect)
-            .and_then(|expr| compile(&expr, input).map(|plan| Expression { expr, plan }));
-        parsed.map_err(|err| crate::error::with_hint(err, input, dialect))
+        Expression::parse_plain(input, dialect)
+            .map_err(|err| crate::error::with_hint(err, input, dialect))
     }
 
     /// Parses without looking for a hint in other dialects.
     pub(crate) fn parse_plain(input: &str, dialect: Dialect) -> Result<Expression, ParseError> {
         let expr = crate::parse::parse_with(input, dialect)?;
+        check_canonical_len(&expr, input)?;
         let plan = compile(&expr, input)?;
         Ok(Expression { expr, plan })
     }
@@ -446,4 +446,31 @@ impl rand::distr::Distribution<Outcome> for Expression {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Outcome {
         Roll::roll(self, rng)
     }
+}
+
+/// Refuses a tree whose canonical form would not read back: longer than
+/// [`MAX_INPUT_LEN`] (the text `d6+d6+…` is a quarter shorter than its canonical
+/// `1d6+1d6+…`, and Foundry's `odd` lists the odd faces). Counts without allocating and stops
+/// at the limit.
+fn check_canonical_len(expr: &Expr, input: &str) -> Result<(), ParseError> {
+    struct Count(usize);
+    impl fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 += s.len();
+            if self.0 > MAX_INPUT_LEN {
+                Err(fmt::Error)
+            } else {
+                Ok(())
+            }
+        }
+    }
+    let mut count = Count(0);
+    if fmt::write(&mut count, format_args!("{expr}")).is_err() || count.0 > MAX_INPUT_LEN {
+        return Err(ParseError::new(
+            ParseErrorKind::CanonicalTooLong { max: MAX_INPUT_LEN },
+            crate::ast::Span::new(0, input.len()),
+            input,
+        ));
+    }
+    Ok(())
 }

@@ -141,7 +141,8 @@ pub use rational::{Rational, RationalError};
 pub use roll::{Outcome, RollResult, RolledDie, TermRoll};
 pub use select::{Pick, Step};
 
-/// The longest input, in bytes.
+/// The longest input, in bytes, both as typed and as written out in full (its canonical form,
+/// which must read back: `d6+d6` is `1d6+1d6`, and a dialect's `odd` lists the odd faces).
 ///
 /// ```
 /// use dice_notation::{Expression, MAX_INPUT_LEN};

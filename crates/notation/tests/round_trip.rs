@@ -281,3 +281,38 @@ fn rolled_numbers_are_refused_in_sets() {
     let again = dice_notation::Expression::parse(&e.to_string()).expect("reads back");
     assert_eq!(again, e);
 }
+
+/// The canonical form of whatever parses reads back, so no accepted text may be longer than
+/// the input limit once written out in full. Found by fuzzing: Foundry's `odd` on a 526-sided
+/// die lists 263 faces, 1,053 bytes of canonical text.
+#[test]
+fn canonical_forms_longer_than_the_input_limit_are_refused() {
+    use dice_notation::{Dialect, MAX_INPUT_LEN};
+    let refused = |text: &str, dialect: Dialect| {
+        let err = Expression::parse_with(text, dialect).unwrap_err();
+        assert!(
+            matches!(err.kind(), ParseErrorKind::CanonicalTooLong { max } if *max == MAX_INPUT_LEN),
+            "{dialect} {text:?}: {err}"
+        );
+    };
+    refused(
+        "ceil(0%3-4533-----------6d526min555227odd-------2d27-152)",
+        Dialect::Foundry,
+    );
+    refused("1d1000odd", Dialect::Foundry);
+    // `d6` is written `1d6`: 300 of them fit typed, not written out.
+    let typed = vec!["d6"; 300].join("+");
+    assert!(typed.len() <= MAX_INPUT_LEN);
+    refused(&typed, Dialect::Default);
+    // Just under the limit both ways: accepted, and reads back.
+    for (text, dialect) in [
+        (vec!["d6"; 250].join("+"), Dialect::Default),
+        ("1d100odd".to_owned(), Dialect::Foundry),
+        ("1d300even".to_owned(), Dialect::Foundry),
+    ] {
+        let e = Expression::parse_with(&text, dialect).unwrap();
+        let canonical = e.to_string();
+        assert!(canonical.len() <= MAX_INPUT_LEN, "{text}");
+        assert_eq!(Expression::parse(&canonical).unwrap(), e);
+    }
+}
