@@ -67,8 +67,16 @@ impl Uniform {
         debug_assert!(radix >= 2);
         let mut span = radix;
         let mut per_draw = 1;
+        // Pack indices while the draw's span stays below 2⁶⁴ / 2^MAX_REJECT_SHIFT, so at
+        // most one draw in 64 is rejected: packing one index more can leave a span just
+        // below 2⁶⁴ that rejects up to half the draws (`1296⁶` rejects 23%), each a
+        // mispredicted branch and a draw thrown away. A radix too large for even one index
+        // under that bound still gets one.
         while per_draw < BUF {
-            match span.checked_mul(radix) {
+            match span
+                .checked_mul(radix)
+                .filter(|&s| s <= u64::MAX >> MAX_REJECT_SHIFT)
+            {
                 Some(s) => {
                     span = s;
                     per_draw += 1;
@@ -101,6 +109,63 @@ impl Uniform {
 }
 
 const BUF: usize = 64;
+
+impl Uniform {
+    /// The indices of two words at once (`out.len() == 2 * per_draw`): the first word's into
+    /// the first half, the second's into the second. The two chains of multiplications are
+    /// independent, so the processor overlaps them; each word is accepted, or drawn again on
+    /// its own, as [`Uniform::fill`] does, so each half is uniform and independent of the other.
+    #[inline(always)]
+    fn fill_pair<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [u32]) {
+        let (a, b) = out.split_at_mut(self.per_draw);
+        let radix = u128::from(self.radix);
+        let mut x = rng.next_u64();
+        let mut y = rng.next_u64();
+        for (i, j) in a.iter_mut().zip(b.iter_mut()) {
+            let m = u128::from(x) * radix;
+            let n = u128::from(y) * radix;
+            *i = (m >> 64) as u32;
+            *j = (n >> 64) as u32;
+            x = m as u64;
+            y = n as u64;
+        }
+        if x < self.reject {
+            self.fill(rng, a);
+        }
+        if y < self.reject {
+            self.fill(rng, b);
+        }
+    }
+}
+
+impl Uniform {
+    /// The same indices, with `per_draw` cut down to a whole number of trials of `groups`
+    /// indices each when at least one fits (so a trial never spans two draws).
+    fn whole_trials(self, groups: u32) -> Uniform {
+        let g = groups as usize;
+        if g == 0 || g > self.per_draw || self.per_draw % g == 0 {
+            return self;
+        }
+        let per_draw = self.per_draw / g * g;
+        let span = (0..per_draw).fold(1u64, |span, _| span * self.radix);
+        Uniform {
+            radix: self.radix,
+            per_draw,
+            reject: span.wrapping_neg() % span,
+        }
+    }
+}
+
+/// Interleaved copies of each count, one per trial in turn: consecutive trials landing on the
+/// same total then add to different memory words, so the additions do not wait on each other.
+const LANES: usize = 4;
+
+/// The most indices drawn in one block of [`TableRoll::roll_batch`].
+const BLOCK: usize = 4 * BUF;
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
 
 /// A stream of uniform indices, refilled a word at a time. Indices left over at the end of a
 /// chunk are dropped, which does not bias the others.
@@ -250,7 +315,7 @@ impl TableRoll {
             groups,
             offset,
             max_total: max_total as usize,
-            uniform: Uniform::new(n),
+            uniform: Uniform::new(n).whole_trials(groups),
         })
     }
 
@@ -397,6 +462,132 @@ impl TableRoll {
     }
 }
 
+impl TableRoll {
+    /// Counts `trials` trials into `counts`, a word at a time: each word gives `per_draw /
+    /// groups` whole trials, whose indices are taken and looked up in one pass (no buffer). A
+    /// word that fails the final rejection test is rare (at most one in 64): its trials are
+    /// taken back from the counts (the same pass again, subtracting) and a new word drawn, so
+    /// what stays counted is exactly what accepted words gave.
+    fn count_by_word<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        trials: u64,
+        counts: &mut [[u64; LANES]],
+    ) {
+        // One or two groups a trial (the common tables) with the group loop unrolled.
+        match self.groups {
+            1 => self.count_words::<1, R>(rng, trials, counts),
+            2 => self.count_words::<2, R>(rng, trials, counts),
+            _ => self.count_words::<0, R>(rng, trials, counts),
+        }
+    }
+
+    /// [`TableRoll::count_by_word`] with `G` groups a trial (0: as many as `self.groups`).
+    fn count_words<const G: usize, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        trials: u64,
+        counts: &mut [[u64; LANES]],
+    ) {
+        let per_word = (self.uniform.per_draw / self.groups as usize) as u64;
+        let reject = self.uniform.reject;
+        let mut left = trials;
+        // Two words at a time, their chains of multiplications interleaved (independent, so
+        // the processor overlaps them); the first word's trials counted in the even lanes,
+        // the second's in the odd ones.
+        while left >= 2 * per_word {
+            let (x, y) = (rng.next_u64(), rng.next_u64());
+            let (fx, fy) = self.count_pair::<G>(x, y, counts);
+            left -= 2 * per_word;
+            if fx < reject {
+                self.count_word::<G>(x, per_word, 0, counts, u64::MAX);
+                left += per_word;
+            }
+            if fy < reject {
+                self.count_word::<G>(y, per_word, 1, counts, u64::MAX);
+                left += per_word;
+            }
+        }
+        while left > 0 {
+            let take = per_word.min(left);
+            let x = rng.next_u64();
+            if self.count_word::<G>(x, take, 0, counts, 1) < reject {
+                self.count_word::<G>(x, take, 0, counts, u64::MAX);
+                continue;
+            }
+            left -= take;
+        }
+    }
+
+    /// Adds `delta` (1, or `u64::MAX` to take back) to the count of each of the first `take`
+    /// trials of the word `x`, the `t`-th in lane `(lane + 2t) mod LANES`; gives the word's
+    /// final low part, for the rejection test. `G` is the number of groups when known at
+    /// compile time, 0 otherwise.
+    #[inline(always)]
+    fn count_word<const G: usize>(
+        &self,
+        mut x: u64,
+        take: u64,
+        lane: usize,
+        counts: &mut [[u64; LANES]],
+        delta: u64,
+    ) -> u64 {
+        let radix = u128::from(self.uniform.radix);
+        let groups = if G == 0 { self.groups as usize } else { G };
+        let per_word = self.uniform.per_draw / groups;
+        for t in 0..per_word {
+            let mut total = 0usize;
+            for _ in 0..groups {
+                let m = u128::from(x) * radix;
+                total += usize::from(self.table[(m >> 64) as usize]);
+                x = m as u64;
+            }
+            if (t as u64) < take {
+                let c = &mut counts[total][(lane + 2 * t) % LANES];
+                *c = c.wrapping_add(delta);
+            }
+        }
+        x
+    }
+
+    /// [`TableRoll::count_word`] of two whole words at once, interleaved: the first in lanes
+    /// `2t mod LANES`, the second in `2t + 1`.
+    #[inline(always)]
+    fn count_pair<const G: usize>(
+        &self,
+        mut x: u64,
+        mut y: u64,
+        counts: &mut [[u64; LANES]],
+    ) -> (u64, u64) {
+        let radix = u128::from(self.uniform.radix);
+        let groups = if G == 0 { self.groups as usize } else { G };
+        let per_word = self.uniform.per_draw / groups;
+        for t in 0..per_word {
+            let (mut tx, mut ty) = (0usize, 0usize);
+            for _ in 0..groups {
+                let m = u128::from(x) * radix;
+                let n = u128::from(y) * radix;
+                tx += usize::from(self.table[(m >> 64) as usize]);
+                ty += usize::from(self.table[(n >> 64) as usize]);
+                x = m as u64;
+                y = n as u64;
+            }
+            counts[tx][(2 * t) % LANES] += 1;
+            counts[ty][(2 * t + 1) % LANES] += 1;
+        }
+        (x, y)
+    }
+
+    fn add_counts(&self, counts: &[[u64; LANES]], histogram: &mut Histogram<i64>) {
+        for (total, count) in counts.iter().enumerate() {
+            let count: u64 = count.iter().sum();
+            if count > 0 {
+                histogram.add_many(self.offset + total as i64, count);
+            }
+        }
+    }
+}
+
 impl Roll for TableRoll {
     type Outcome = i64;
 
@@ -426,31 +617,52 @@ impl Batch for TableRoll {
         trials: u64,
         histogram: &mut Histogram<i64>,
     ) {
-        let mut counts = vec![0u64; self.max_total + 1];
-        if self.groups == 1 {
-            // One index a trial: whole draws at once.
-            let k = self.uniform.per_draw;
-            let mut buf = [0u32; BUF];
+        let mut counts = vec![[0u64; LANES]; self.max_total + 1];
+        let g = self.groups as usize;
+        if g <= self.uniform.per_draw {
+            self.count_by_word(rng, trials, &mut counts);
+            self.add_counts(&counts, histogram);
+            return;
+        }
+        let mut lane = 0;
+        let pair = 2 * self.uniform.per_draw;
+        // A block: whole pairs of draws, whole trials.
+        let block = pair / gcd(pair, g) * g;
+        if block <= BLOCK {
+            let per_block = (block / g) as u64;
+            let mut buf = [0u32; BLOCK];
             let mut left = trials;
             while left > 0 {
-                let take = (k as u64).min(left) as usize;
-                self.uniform.fill(rng, &mut buf[..k]);
-                for &i in &buf[..take] {
-                    counts[usize::from(self.table[i as usize])] += 1;
+                for draws in buf[..block].chunks_exact_mut(pair) {
+                    self.uniform.fill_pair(rng, draws);
                 }
-                left -= take as u64;
+                let take = per_block.min(left);
+                if g == 1 {
+                    for &i in &buf[..take as usize] {
+                        counts[usize::from(self.table[i as usize])][lane] += 1;
+                        lane = (lane + 1) % LANES;
+                    }
+                    left -= take;
+                    continue;
+                }
+                for trial in buf[..take as usize * g].chunks_exact(g) {
+                    let total: usize = trial
+                        .iter()
+                        .map(|&i| usize::from(self.table[i as usize]))
+                        .sum();
+                    counts[total][lane] += 1;
+                    lane = (lane + 1) % LANES;
+                }
+                left -= take;
             }
         } else {
             let mut stream = Stream::new();
             for _ in 0..trials {
-                counts[self.trial(&mut stream, rng)] += 1;
+                counts[self.trial(&mut stream, rng)][lane] += 1;
+                lane = (lane + 1) % LANES;
             }
         }
-        for (total, &count) in counts.iter().enumerate() {
-            if count > 0 {
-                histogram.add_many(self.offset + total as i64, count);
-            }
-        }
+        self.add_counts(&counts, histogram);
     }
 }
 
@@ -811,13 +1023,111 @@ mod tests {
     use super::*;
 
     #[test]
-    fn uniform_packs_as_many_indices_as_fit() {
-        assert_eq!(Uniform::new(1_296).per_draw, 6);
-        assert_eq!(Uniform::new(100_000).per_draw, 3);
-        assert_eq!(Uniform::new(10).per_draw, 19);
-        // 2^64 mod 6^24, computed in 128 bits.
-        let span: u128 = 6u128.pow(24);
-        assert_eq!(u128::from(Uniform::new(1_296).reject), (1u128 << 64) % span);
+    fn uniform_packs_as_many_indices_as_keep_rejection_rare() {
+        // The most indices whose span is at most 2^58 (so at most 1 draw in 64 rejected).
+        for (radix, per_draw) in [(1_296u64, 5usize), (100_000, 3), (10, 17), (6, 22)] {
+            let u = Uniform::new(radix);
+            assert_eq!(u.per_draw, per_draw, "radix {radix}");
+            let span = u128::from(radix).pow(per_draw as u32);
+            assert!(span <= 1 << 58 && span * u128::from(radix) > 1 << 58);
+            // 2^64 mod span, computed in 128 bits.
+            assert_eq!(u128::from(u.reject), (1u128 << 64) % span);
+        }
+        // A radix over 2^58 still gets one index a draw.
+        assert_eq!(Uniform::new(1 << 60).per_draw, 1);
+        // Whole trials: 3 indices of 100,000 a draw, cut to 2 for trials of 2 groups.
+        let u = Uniform::new(100_000).whole_trials(2);
+        assert_eq!(u.per_draw, 2);
+        assert_eq!(u128::from(u.reject), (1u128 << 64) % 10u128.pow(10));
+        assert_eq!(Uniform::new(1_296).whole_trials(1).per_draw, 5);
+        assert_eq!(Uniform::new(1_296).whole_trials(7).per_draw, 5);
+    }
+
+    /// Words given in advance (then 0s): the sampler's draws are known.
+    struct Words(Vec<u64>, usize);
+
+    impl rand::TryRng for Words {
+        type Error = core::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.try_next_u64()? as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            let w = self.0.get(self.1).copied().unwrap_or(0);
+            self.1 += 1;
+            Ok(w)
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            for b in dst {
+                *b = self.try_next_u64()? as u8;
+            }
+            Ok(())
+        }
+    }
+
+    /// The trials of the accepted words, decoded one index at a time as Lemire's method
+    /// defines them (the reference for the word-at-a-time counting).
+    fn decode(table: &TableRoll, words: &[u64], trials: u64) -> Vec<(i64, u64)> {
+        let u = table.uniform;
+        let g = table.groups as usize;
+        let mut totals = std::collections::BTreeMap::new();
+        let mut left = trials;
+        for &w in words {
+            if left == 0 {
+                break;
+            }
+            let mut x = w;
+            let mut word = Vec::new();
+            for _ in 0..u.per_draw {
+                let m = u128::from(x) * u128::from(u.radix);
+                word.push(i64::from(table.table[(m >> 64) as usize]));
+                x = m as u64;
+            }
+            if x < u.reject {
+                continue;
+            }
+            for trial in word.chunks_exact(g) {
+                if left == 0 {
+                    break;
+                }
+                *totals
+                    .entry(table.offset + trial.iter().sum::<i64>())
+                    .or_insert(0) += 1;
+                left -= 1;
+            }
+        }
+        totals.into_iter().collect()
+    }
+
+    #[test]
+    fn rejected_words_are_taken_back_exactly() {
+        // 4d6kh3 (one group a trial, 5 a word) and 10d10 <= 5 (two groups of 5 dice a trial,
+        // one trial a word). A word 0 is always rejected (its final low word is 0 < `reject`):
+        // here in both halves of a pair, alone, and as the last, partly used word.
+        let tables = [
+            TableRoll::keep_highest(4, 6, 3).unwrap(),
+            TableRoll::count(10, 10, |f| f <= 5).unwrap(),
+        ];
+        for table in &tables {
+            assert!(table.uniform.reject > 1);
+            let mut words = Vec::new();
+            let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            for i in 0..40u64 {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                words.push(if i % 7 == 3 || i % 11 == 0 {
+                    i % 2
+                } else {
+                    state
+                });
+            }
+            for trials in [1, 4, 5, 9, 10, 17, 23] {
+                let mut h = Histogram::new();
+                table.roll_batch(&mut Words(words.clone(), 0), trials, &mut h);
+                assert_eq!(h.trials(), trials);
+                assert_eq!(h.sorted(), decode(table, &words, trials), "{trials} trials");
+            }
+        }
     }
 
     #[test]
