@@ -404,3 +404,32 @@ proptest! {
         }
     }
 }
+
+/// Fractions from dice of every size, not only small ones: rolled against the exact law by a
+/// chi-square test over binned outcomes (`dice_testkit::assert_fits`), with the plain and the
+/// recording paths, at a significance Bonferroni-adjusted over the checks of this test.
+#[test]
+fn large_fraction_laws_fit_their_rolls() {
+    use std::collections::BTreeMap;
+    let cases = [
+        (Dialect::RpgDiceRoller, "1d1000/1d7"),
+        (Dialect::RpgDiceRoller, "2d100*0.37+1d999/3"),
+        (Dialect::RpgDiceRoller, "round(1d1000/1d13)+1d257/2"),
+        (Dialect::D20, "(1d1000 - 500) / 1d13 + 1d130 / 4"),
+        (Dialect::Foundry, "1d1000 * 1.5 / 1d7"),
+        (Dialect::Roll20, "floor(1d1000/7)+1d256/1d3"),
+    ];
+    let alpha = dice_testkit::FAMILY_ALPHA / (2 * cases.len()) as f64;
+    for (seed, (dialect, text)) in cases.into_iter().enumerate() {
+        let e = Expression::parse_with(text, dialect).unwrap();
+        let law = e.distribution().unwrap();
+        assert!(law.len() > 500, "{text}: {} outcomes", law.len());
+        assert!((law.total() - 1.0).abs() < 1e-9, "{text}");
+        let mut rng = dice_testkit::rng(seed as u64 + 900);
+        let seen = dice_testkit::histogram(40_000, || Roll::roll(&e, &mut rng));
+        dice_testkit::assert_fits(text, &law, &seen, alpha, 100);
+        let seen: BTreeMap<Outcome, u64> =
+            dice_testkit::histogram(20_000, || e.roll(&mut rng).outcome);
+        dice_testkit::assert_fits(text, &law, &seen, alpha, 100);
+    }
+}
