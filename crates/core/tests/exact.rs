@@ -2723,6 +2723,16 @@ fn unique_dice_match_enumerated_sequences() {
         ),
         (3, 10, false, None, Keep::Lowest(2)),
         (4, 2, false, None, Keep::DropHighest(1)),
+        // All distinct, counted over sets (a compare point every face passes, too).
+        (4, 5, false, None, Keep::Highest(2)),
+        (
+            4,
+            6,
+            false,
+            Some(Comparison::AtLeast(1)),
+            Keep::DropLowest(1),
+        ),
+        (4, 5, false, Some(Comparison::AtLeast(4)), Keep::Lowest(2)),
     ];
     for &(n, s, once, only, keep) in cases {
         let mut u = Unique::new(n, d(s)).unwrap().keeping(keep).unwrap();
