@@ -2538,6 +2538,11 @@ impl Parser<'_> {
                     Span::new(die_span.end, self.pos),
                 ));
             }
+            // Sides written as a number are checked now, as for any die (found by fuzzing:
+            // `3d1>(d71+2)`, a d1 with a rolled target, rolled 1s and 2s).
+            if rolled_sides.is_none() {
+                self.checked(check_die(t.die, die_span))?;
+            }
             let count = match rolled {
                 Some(c) => c,
                 None => Expr::number(count).with_span(count_span),

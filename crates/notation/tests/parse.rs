@@ -709,3 +709,23 @@ fn term_wide_steps_rolled_targets_and_one_item_groups() {
         assert!(Expression::parse(bad).is_err(), "{bad}");
     }
 }
+
+/// A die written with a number of sides is checked whatever else the term rolls: found by
+/// fuzzing, `3d1>(d71+2)` (a rolled target) slipped past the check and its d1 rolled 1s and 2s.
+#[test]
+fn written_sides_are_checked_beside_rolled_parts() {
+    for text in ["3d1>(d71+2)", "(1d4)d1", "2d0>(1d4)", "(1d3)d1001"] {
+        let err = Expression::parse(text).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                dice_notation::ParseErrorKind::OutOfRange { what: "sides", .. }
+            ),
+            "{text}: {err}"
+        );
+    }
+    // Still fine: a rolled target or count on a real die.
+    for text in ["3d6>(1d4)", "(1d4)d6", "3d2>=(1d2)"] {
+        assert!(Expression::parse(text).is_ok(), "{text}");
+    }
+}
