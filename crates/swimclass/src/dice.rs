@@ -657,6 +657,29 @@ impl Compiled {
         (self.skill + self.aid + self.artifact) as usize
     }
 
+    /// The lowest and highest value a die of this roll can show once evaluated (a rolled
+    /// die takes at most one (N+M) bonus; constants take none), or `None` for a roll with no
+    /// dice at all.
+    pub fn value_bounds(&self) -> Option<(i32, i32)> {
+        let rolled = (self.rolled() > 0).then(|| {
+            let (lo, hi) = self
+                .plus
+                .iter()
+                .fold((0, 0), |(lo, hi): (i32, i32), &(_, m)| {
+                    (lo.min(m), hi.max(m))
+                });
+            (
+                1 + self.per_die.saturating_add(lo),
+                6 + self.per_die.saturating_add(hi),
+            )
+        });
+        self.constants
+            .iter()
+            .map(|&(_, m)| (m + self.per_die, m + self.per_die))
+            .chain(rolled)
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+    }
+
     /// The naturals with the per-die modifier and the constants, no (N+M) yet.
     #[inline]
     pub fn fill(&self, nat: &[u8], ev: &mut Evaluated) {

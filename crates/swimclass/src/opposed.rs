@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use dice_core::{
-    Blocking, Comparison, Die, Dist, Exact, Pool, Rng, Roll, RollDetailed, RollRecord, SuccessPool,
-    block,
+    BlockRule, Blocking, Comparison, Die, Dist, Exact, Pool, Rng, Roll, RollDetailed, RollRecord,
+    SuccessPool, block, count_blocked_sorted,
 };
 
 use crate::dice::{Compiled, Evaluated, MAX_POOL, SkillDice, roll_naturals};
@@ -135,7 +135,19 @@ pub struct OpposedRoll {
     can_fail: bool,
     def_can_fail: bool,
     law_for_choice: DefenseLaw,
+    /// Neither side places its bonuses against the other (no law for the acting side's
+    /// choice, an opposition that does not choose): a roll is then resolved on the stack by
+    /// [`OpposedRoll::roll_direct`] instead of [`OpposedRoll::play`] (follows from the other
+    /// fields).
+    direct: bool,
+    /// The values both sides' dice can show, `(lowest, highest)`, when there are at most
+    /// [`WINDOW`] of them: a direct roll then counts its dice by value instead of sorting
+    /// them (follows from the other fields).
+    window: Option<(i32, i32)>,
 }
+
+/// The most distinct values a direct roll counts its dice over (beyond, it sorts them).
+const WINDOW: usize = 32;
 
 impl OpposedRoll {
     /// `attack` at `difficulty` (per die; [`NO_THRESHOLD`] for Basic Melee) against
@@ -169,6 +181,17 @@ impl OpposedRoll {
             }
             _ => DefenseLaw(None),
         };
+        let direct = law_for_choice.0.is_none() && !def.as_ref().is_some_and(versus::chooses);
+        let window = match (
+            att.value_bounds(),
+            def.as_ref().and_then(Compiled::value_bounds),
+        ) {
+            (Some((a, b)), Some((c, d))) => {
+                let (lo, hi) = (a.min(c), b.max(d));
+                (i64::from(hi) - i64::from(lo) < WINDOW as i64).then_some((lo, hi))
+            }
+            _ => None,
+        };
         let mut o = OpposedRoll {
             attack,
             difficulty,
@@ -181,6 +204,8 @@ impl OpposedRoll {
             can_fail: true,
             def_can_fail: false,
             law_for_choice,
+            direct,
+            window,
         };
         o.compute_can_fail();
         Ok(o)
@@ -587,15 +612,100 @@ impl OpposedRoll {
         )?)
     }
 
+    /// One roll played in full ([`OpposedRoll::play`], with every placement a side may
+    /// choose): the path of the rolls in which a side places its (N+M) bonuses against the
+    /// other's law or dice.
     #[inline]
     fn roll_played<R: Rng + ?Sized>(&self, rng: &mut R) -> Played {
+        let mut an = [0u8; MAX_POOL as usize];
+        let mut dn = [0u8; MAX_POOL as usize];
+        let n = self.att.rolled();
+        roll_naturals(rng, n, &mut an);
+        let m = self.def.as_ref().map_or(0, Compiled::rolled);
+        roll_naturals(rng, m, &mut dn);
+        self.play(&an[..n], &dn[..m], true)
+    }
+
+    /// One roll when neither side chooses a placement against the other
+    /// ([`OpposedRoll::direct`]): the same dice drawn in the same order as
+    /// [`OpposedRoll::roll_played`] and the same result, on the stack and without sorting
+    /// when the values fit a [`WINDOW`]. Fills the acting side's evaluated dice and returns
+    /// the hits through, the opposition's natural 1s and whether its advancement pool passed.
+    #[inline]
+    fn roll_direct<R: Rng + ?Sized>(&self, rng: &mut R, att: &mut Evaluated) -> (u32, u32, bool) {
         let mut nat = [0u8; MAX_POOL as usize];
         let n = self.att.rolled();
         roll_naturals(rng, n, &mut nat);
-        let an = nat[..n].to_vec();
-        let m = self.def.as_ref().map_or(0, Compiled::rolled);
+        self.att.evaluate(&nat[..n], att);
+        let Some(d) = &self.def else {
+            let hits = att.value[..att.len]
+                .iter()
+                .filter(|&&v| v >= self.att.difficulty)
+                .count();
+            return (hits as u32, 0, false);
+        };
+        let m = d.rolled();
         roll_naturals(rng, m, &mut nat);
-        self.play(&an, &nat[..m], true)
+        let mut def = Evaluated::new();
+        d.evaluate(&nat[..m], &mut def);
+        // The pool test reads the dice in pool order: before any sorting.
+        let pool_ok = versus::def_pool_ok(d, &def);
+        let through = self
+            .window
+            .and_then(|w| self.through_by_counts(att, &def, w))
+            .unwrap_or_else(|| self.through_by_sorting(att, &mut def));
+        (through, versus::ones(&nat[..m]), pool_ok)
+    }
+
+    /// The hits through by counting both sides' dice per value in the window `(lo, hi)`:
+    /// with `Hₜ` the hits showing `t` or more and `Dₜ` the opposing dice able to block them,
+    /// the greedy matching of [`count_blocked_sorted`] leaves `max(0, maxₜ(Hₜ − Dₜ))` hits
+    /// through (as dice-core's [`Blocking`] computes it). `None` if a value falls outside the
+    /// window (the caller then sorts).
+    #[inline]
+    fn through_by_counts(
+        &self,
+        att: &Evaluated,
+        def: &Evaluated,
+        (lo, hi): (i32, i32),
+    ) -> Option<u32> {
+        // One slot more than the window, for the strict rule's "above the highest value".
+        let mut hits = [0u8; WINDOW + 1];
+        let mut blockers = [0u8; WINDOW + 1];
+        let top = (hi - lo) as usize;
+        let slot = |v: i32| usize::try_from(v - lo).ok().filter(|&k| k <= top);
+        for &v in &att.value[..att.len] {
+            hits[slot(v)?] += u8::from(v >= self.att.difficulty);
+        }
+        for &v in &def.value[..def.len] {
+            blockers[slot(v)?] += 1;
+        }
+        let shift = usize::from(self.rules.block_rule == BlockRule::Strict);
+        let (mut h, mut b, mut worst) = (0i32, 0i32, 0i32);
+        for k in (0..=top).rev() {
+            h += i32::from(hits[k]);
+            b += i32::from(blockers[k + shift]);
+            worst = worst.max(h - b);
+        }
+        Some(worst as u32)
+    }
+
+    /// The hits through by sorting both sides' values and matching them greedily; sorts
+    /// `def`'s values in place (so the caller reads what it needs from them first).
+    fn through_by_sorting(&self, att: &Evaluated, def: &mut Evaluated) -> u32 {
+        let mut hits = [0i32; MAX_POOL as usize];
+        let mut h = 0;
+        for &v in &att.value[..att.len] {
+            if v >= self.att.difficulty {
+                hits[h] = v;
+                h += 1;
+            }
+        }
+        let hits = &mut hits[..h];
+        hits.sort_unstable();
+        let values = &mut def.value[..def.len];
+        values.sort_unstable();
+        h as u32 - count_blocked_sorted(hits, values, self.rules.block_rule)
     }
 }
 
@@ -648,6 +758,11 @@ impl Roll for OpposedRoll {
 
     #[inline]
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> OpposedOutcome {
+        if self.direct {
+            let mut att = Evaluated::new();
+            let (through, def_ones, def_pool_ok) = self.roll_direct(rng, &mut att);
+            return self.outcome_of(&att, through, def_ones, def_pool_ok);
+        }
         let p = self.roll_played(rng);
         self.outcome_of(&p.att, p.through, p.def_ones, p.def_pool_ok)
     }
@@ -721,6 +836,7 @@ impl Roll for Hits {
     fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> u32 {
         match &self.blocking {
             Some(b) => b.roll(rng),
+            None if self.roll.direct => self.roll.roll_direct(rng, &mut Evaluated::new()).0,
             None => self.roll.roll_played(rng).through,
         }
     }
@@ -960,4 +1076,71 @@ pub fn best_assignment_against(
         .map(|b| (0..n).filter(|&i| labels[i] == b).collect())
         .collect();
     Ok((choice, hits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Bonus, BonusAssignment};
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    /// The direct roll (on the stack, counting or sorting) draws the same dice and gives the
+    /// same outcome as the full play it stands in for, on every kind of side and ruling.
+    #[test]
+    fn direct_rolls_agree_with_the_full_play() {
+        let plus = |rank, dice, modifier| {
+            SkillDice::new(rank)
+                .with_bonus(Bonus::Plus { dice, modifier })
+                .unwrap()
+        };
+        let sides = [
+            SkillDice::new(1),
+            SkillDice::new(6),
+            plus(3, 1, 2),
+            // A (1+30): the values no longer fit the counting window, so the roll sorts.
+            plus(2, 1, 30),
+            SkillDice::new(3)
+                .with_bonus(Bonus::Constant { dice: 1, value: 5 })
+                .unwrap(),
+            SkillDice::new(2)
+                .with_aid(1)
+                .unwrap()
+                .with_modifier(-1)
+                .unwrap(),
+        ];
+        let mut sorted = 0;
+        for block_rule in [BlockRule::AtLeast, BlockRule::Strict] {
+            for assignment in [BonusAssignment::Highest, BonusAssignment::Optimal] {
+                for advancement_uses_natural in [true, false] {
+                    let rules = Rules {
+                        block_rule,
+                        assignment,
+                        advancement_uses_natural,
+                        ..Rules::default()
+                    };
+                    for a in &sides {
+                        for d in std::iter::once(None).chain(sides.iter().cloned().map(Some)) {
+                            for difficulty in [NO_THRESHOLD, 2, 5] {
+                                let o = OpposedRoll::new(a.clone(), difficulty, d.clone(), rules)
+                                    .unwrap();
+                                assert!(o.direct, "{o}: neither side chooses against the other");
+                                sorted += usize::from(o.window.is_none());
+                                let mut r1 = Xoshiro256PlusPlus::seed_from_u64(difficulty as u64);
+                                let mut r2 = r1.clone();
+                                for _ in 0..200 {
+                                    let p = o.roll_played(&mut r1);
+                                    let full =
+                                        o.outcome_of(&p.att, p.through, p.def_ones, p.def_pool_ok);
+                                    assert_eq!(o.roll(&mut r2), full, "{o}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Some of the rolls above took the sorting path.
+        assert!(sorted > 0);
+    }
 }

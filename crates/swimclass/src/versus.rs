@@ -43,6 +43,7 @@ pub(crate) struct DefenseClass {
 }
 
 /// Natural 1s among the rolled dice (constants are never criticals).
+#[inline]
 pub(crate) fn ones(nat: &[u8]) -> u32 {
     nat.iter().filter(|&&f| f == 1).count() as u32
 }
@@ -53,11 +54,17 @@ pub(crate) fn chooses(c: &Compiled) -> bool {
 }
 
 fn hits_of(c: &Compiled, ev: &Evaluated) -> Vec<i32> {
-    let mut h: Vec<i32> = ev.value[..ev.len]
-        .iter()
-        .copied()
-        .filter(|&v| v >= c.difficulty)
-        .collect();
+    // Room for every die at once: growing a vector is a `realloc`, which under glibc locks
+    // the arena owning the block even for the smallest blocks (a small `malloc` or `free`
+    // mostly does not), and a block freed on one thread and reused on another makes two
+    // threads of a Monte Carlo run wait on the same lock.
+    let mut h = Vec::with_capacity(ev.len);
+    h.extend(
+        ev.value[..ev.len]
+            .iter()
+            .copied()
+            .filter(|&v| v >= c.difficulty),
+    );
     h.sort_unstable();
     h
 }
@@ -95,7 +102,7 @@ pub(crate) fn candidates(c: &Compiled, nat: &[u8], choose: bool) -> Vec<Candidat
 }
 
 /// The opposing side's advancement pool on evaluated dice.
-fn def_pool_ok(c: &Compiled, ev: &Evaluated) -> bool {
+pub(crate) fn def_pool_ok(c: &Compiled, ev: &Evaluated) -> bool {
     let mut pool = 0;
     let mut ok = true;
     for i in 0..ev.len {
