@@ -44,7 +44,7 @@ use alloc::vec::Vec;
 
 use crate::dist::{Dense, Dist, binomial};
 use crate::error::Error;
-use crate::pool::{Pool, check_work, powu};
+use crate::pool::{Pool, check_work, check_work_within, powu};
 use crate::sum::{Keep, powering_steps};
 
 /// Classes of dice: at most four (first / added, exploding / not).
@@ -371,7 +371,7 @@ fn head_and_rest(n: u32, p: f64, need: u32) -> (Vec<f64>, f64) {
 
 /// The dynamic program over the values in keep order; returns the law of the kept score
 /// jointly with the class counts being listed.
-fn run(setup: &Setup, mode: Mode) -> Result<Dense, Error> {
+fn run(setup: &Setup, mode: Mode, limit: f64) -> Result<Dense, Error> {
     let what = "keep/drop with added dice";
     let mut states: BTreeMap<(Counts, u32), Dense> = BTreeMap::new();
     for &(counts, w) in &setup.init {
@@ -389,7 +389,11 @@ fn run(setup: &Setup, mode: Mode) -> Result<Dense, Error> {
     // Up front: every listed class count carried through every step (states can only
     // die out early), so that hopeless cases are refused at once.
     let slots: usize = setup.levels.iter().map(|l| l.1.len()).sum();
-    check_work(what, setup.init.len() as f64 * slots as f64 * OVERHEAD)?;
+    check_work_within(
+        what,
+        setup.init.len() as f64 * slots as f64 * OVERHEAD,
+        limit,
+    )?;
     let mut work = 0.0;
     for (score, classes) in &setup.levels {
         for &class in classes {
@@ -406,7 +410,7 @@ fn run(setup: &Setup, mode: Mode) -> Result<Dense, Error> {
                 // a map look-up (OVERHEAD steps).
                 work += f64::from(moves) * (3.0 * law.p.len() as f64 + OVERHEAD);
             }
-            check_work(what, work)?;
+            check_work_within(what, work, limit)?;
             let chance = 1.0 / f64::from(r);
             // Keep-first: the first `need` terms and the rest, per count (and need).
             let mut heads: BTreeMap<(u32, u32), (Vec<f64>, f64)> = BTreeMap::new();
@@ -480,6 +484,19 @@ pub(crate) fn kept_law(
     tol: f64,
     score: &dyn Fn(i64) -> i64,
 ) -> Result<(Dense, f64), Error> {
+    kept_law_within(pool, keep, tol, score, crate::MAX_EXACT_WORK as f64)
+}
+
+/// [`kept_law`] refused beyond `limit` budget units of its dynamic program (at most
+/// [`crate::MAX_EXACT_WORK`]).
+pub(crate) fn kept_law_within(
+    pool: &Pool,
+    keep: Keep,
+    tol: f64,
+    score: &dyn Fn(i64) -> i64,
+    limit: f64,
+) -> Result<(Dense, f64), Error> {
+    let limit = limit.min(crate::MAX_EXACT_WORK as f64);
     let (top, mode) = match keep {
         Keep::All => (true, Mode::DropFirst(0)),
         Keep::Highest(k) => (true, Mode::KeepFirst(k)),
@@ -508,7 +525,7 @@ pub(crate) fn kept_law(
         Mode::DropFirst(_) => most_dice,
     };
     check_work("keep/drop with added dice", (hi as f64 - lo as f64) * kept)?;
-    let law = run(&setup, mode)?;
+    let law = run(&setup, mode, limit)?;
     Ok((law, setup.tail))
 }
 
@@ -547,6 +564,35 @@ impl Pool {
         score: impl Fn(i64) -> i64,
         tail_tolerance: f64,
     ) -> Result<Dist<i64>, Error> {
+        self.kept_score_within(keep, score, tail_tolerance, crate::MAX_EXACT_WORK)
+    }
+
+    /// [`Pool::kept_score`] with a smaller work budget for the dynamic program over dice that
+    /// explosions add: refused with [`Error::TooComplex`] beyond `max_work` budget units (at
+    /// most [`crate::MAX_EXACT_WORK`]), for a caller that has a budget of its own
+    /// (dice-notation's, for a whole expression). That program can only bound its work from
+    /// below before it starts (its states may die out early), so it checks its work as it
+    /// goes: with this, a query over the caller's budget stops when that budget is spent, not
+    /// dice-core's. Other pools are checked before the work, as in [`Pool::kept_score`].
+    ///
+    /// # Errors
+    /// As [`Pool::kept_score`], with `max_work` as the limit; the error's `max` is `max_work`.
+    ///
+    /// ```
+    /// use dice_core::{Comparison, Die, Error, Explode, Keep, Pool};
+    /// let pool = Pool::new(100, Die::D10)?.exploding(Explode::penetrating(Comparison::Exactly(10)))?;
+    /// let refused = pool.kept_score_within(Keep::Highest(50), |v| v, 0.0, 1_000_000);
+    /// assert!(matches!(refused, Err(Error::TooComplex { max: 1_000_000, .. })));
+    /// # Ok::<(), dice_core::Error>(())
+    /// ```
+    pub fn kept_score_within(
+        &self,
+        keep: Keep,
+        score: impl Fn(i64) -> i64,
+        tail_tolerance: f64,
+        max_work: u64,
+    ) -> Result<Dist<i64>, Error> {
+        let limit = max_work.min(crate::MAX_EXACT_WORK) as f64;
         let tol = if tail_tolerance > 0.0 {
             tail_tolerance
         } else {
@@ -565,7 +611,7 @@ impl Pool {
         }
         let adds_dice = self.explode().is_some_and(|e| e.mode().adds_dice()) && self.can_explode();
         if adds_dice {
-            let (law, tail) = kept_law(self, keep, tol, &score)?;
+            let (law, tail) = kept_law_within(self, keep, tol, &score, limit)?;
             return Ok(law.into_dist(tail));
         }
         let v = self.value_law(&parts[0], tol / f64::from(n), 0)?;

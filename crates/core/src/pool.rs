@@ -770,11 +770,16 @@ impl ValueLaw {
 
 /// Work above which an exact computation gives up.
 pub(crate) fn check_work(what: &'static str, work: f64) -> Result<(), Error> {
-    if work > crate::MAX_EXACT_WORK as f64 {
+    check_work_within(what, work, crate::MAX_EXACT_WORK as f64)
+}
+
+/// [`check_work`] against a smaller `limit` (a caller's own budget).
+pub(crate) fn check_work_within(what: &'static str, work: f64, limit: f64) -> Result<(), Error> {
+    if work > limit {
         return Err(Error::TooComplex {
             what,
             work: work as u64,
-            max: crate::MAX_EXACT_WORK,
+            max: limit as u64,
         });
     }
     Ok(())

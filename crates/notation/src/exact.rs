@@ -77,6 +77,23 @@ impl Budget {
         Ok(())
     }
 
+    /// The budget units left (at least 1).
+    pub(crate) fn left(&self) -> u64 {
+        (MAX_EXACT_WORK as f64 - self.spent).max(1.0) as u64
+    }
+
+    /// A dice-core error from work given [`Budget::left`]: a refusal for cost counts what
+    /// this expression had spent before, against its whole budget.
+    pub(crate) fn spent_with(&self, e: dice_core::Error) -> Fail {
+        match e {
+            dice_core::Error::TooComplex { work, .. } => Fail::TooComplex(
+                (self.spent + work as f64).min(u64::MAX as f64) as u64,
+                MAX_EXACT_WORK,
+            ),
+            other => Fail::from(other),
+        }
+    }
+
     pub(crate) fn charge(&mut self, work: f64) -> Result<(), Fail> {
         self.spent += work;
         if self.spent > MAX_EXACT_WORK as f64 {
@@ -1365,11 +1382,14 @@ fn keep_exploding_law(
             dice_core::Pool::new(p.count, dice_core::Die::new(sides)?)?.exploding(explode)?;
         b.charge(f64::from(p.count) * f64::from(sides))?;
         let value = |i: u32| standing[(i as usize).clamp(1, standing.len()) - 1];
-        let law = pool.kept_score(
-            p.keep,
-            |i| score(p.clamp(value(u32::try_from(i).unwrap_or(1)))),
-            TOLERANCE,
-        )?;
+        let law = pool
+            .kept_score_within(
+                p.keep,
+                |i| score(p.clamp(value(u32::try_from(i).unwrap_or(1)))),
+                TOLERANCE,
+                b.left(),
+            )
+            .map_err(|e| b.spent_with(e))?;
         let mut out = Law::listed(&law);
         out.p.iter_mut().for_each(|q| *q = q.max(0.0));
         return Ok(out);
@@ -1387,7 +1407,13 @@ fn keep_exploding_law(
     // dice-core checks its own work against its limit; charge a share of ours for it.
     b.charge(f64::from(p.count) * f64::from(p.die.sides()))?;
     let offset = p.offset;
-    let law = pool.kept_score(p.keep, |v| score(p.clamp(v + offset)), TOLERANCE)?;
+    // dice-core's program over the dice explosions add bounds its work only from below
+    // before it starts: it gets what is left of this expression's budget, so that a query
+    // over it stops there (`450d10!pk99` ran 12 s of dice-core's budget before it was
+    // refused; found by fuzzing).
+    let law = pool
+        .kept_score_within(p.keep, |v| score(p.clamp(v + offset)), TOLERANCE, b.left())
+        .map_err(|e| b.spent_with(e))?;
     let mut out = Law::listed(&law);
     // The tail stays unlisted: `into_dist` gives it back as `1 − Σp`.
     out.p.iter_mut().for_each(|q| *q = q.max(0.0));
