@@ -2733,6 +2733,12 @@ fn unique_dice_match_enumerated_sequences() {
             Keep::DropLowest(1),
         ),
         (4, 5, false, Some(Comparison::AtLeast(4)), Keep::Lowest(2)),
+        // Values repeating: over sets with their totals (every die kept) or their values
+        // kept.
+        (6, 4, true, None, Keep::All),
+        (5, 5, false, Some(Comparison::AtMost(2)), Keep::All),
+        (5, 6, true, Some(Comparison::Exactly(4)), Keep::Highest(2)),
+        (6, 4, false, Some(Comparison::AtLeast(2)), Keep::Lowest(3)),
     ];
     for &(n, s, once, only, keep) in cases {
         let mut u = Unique::new(n, d(s)).unwrap().keeping(keep).unwrap();
@@ -2778,6 +2784,20 @@ fn unique_exact_law_reaches_its_largest_die_and_refuses_beyond() {
         );
     }
     assert!((law.total() - 1.0).abs() < 1e-12);
+    // Repeats (`uo`) over sets of the largest die: every die kept, and the highest kept.
+    for keep in [Keep::All, Keep::Highest(1)] {
+        let brute = brute_unique(2, s, &every, 1, keep);
+        let u = Unique::new(2, d(s)).unwrap().once().keeping(keep).unwrap();
+        let law = u.distribution().unwrap();
+        for (o, &q) in &brute {
+            let p = law.probability(o);
+            assert!(
+                (p - q).abs() <= 1e-12 * q,
+                "{u}: {o} has {p}, enumeration gives {q}"
+            );
+        }
+        assert!((law.total() - 1.0).abs() < 1e-12, "{u}");
+    }
     // One side more: refused, not wrong.
     assert!(matches!(
         Unique::new(2, d(s + 1)).unwrap().distribution(),
