@@ -1659,12 +1659,17 @@ mod tests {
             let plan = u.plan(u.max_rerolls(), prune_below(u.count())).unwrap();
             assert!(plan.k == plan.n && plan.distinct < plan.n, "{u}");
             let (law, _, _) = sets_law(&plan, &Totals(&plan)).unwrap();
-            let (other, _) = program_law(&plan).unwrap();
-            assert_eq!(law.offset, other.offset, "{u}");
-            assert_eq!(law.p.len(), other.p.len(), "{u}");
-            for (i, (&p, &q)) in law.p.iter().zip(&other.p).enumerate() {
-                assert!((p - q).abs() <= 1e-12 * q, "{u}: total {i} has {p} and {q}");
-            }
+            same_as_map_program(&u, &plan, &law);
+        }
+    }
+
+    /// Asserts that `law` (from the program set by set) is the map program's, entry by entry.
+    fn same_as_map_program(u: &Unique, plan: &Plan, law: &Dense) {
+        let (other, _) = program_law(plan).unwrap();
+        assert_eq!(law.offset, other.offset, "{u}");
+        assert_eq!(law.p.len(), other.p.len(), "{u}");
+        for (i, (&p, &q)) in law.p.iter().zip(&other.p).enumerate() {
+            assert!((p - q).abs() <= 1e-12 * q, "{u}: total {i} has {p} and {q}");
         }
     }
 
@@ -1684,12 +1689,7 @@ mod tests {
             let plan = u.plan(u.max_rerolls(), prune_below(u.count())).unwrap();
             assert!(plan.k < plan.n && plan.distinct < plan.n, "{u}");
             let (law, _, _) = sets_law(&plan, &KeptPatterns(&plan)).unwrap();
-            let (other, _) = program_law(&plan).unwrap();
-            assert_eq!(law.offset, other.offset, "{u}");
-            assert_eq!(law.p.len(), other.p.len(), "{u}");
-            for (i, (&p, &q)) in law.p.iter().zip(&other.p).enumerate() {
-                assert!((p - q).abs() <= 1e-12 * q, "{u}: total {i} has {p} and {q}");
-            }
+            same_as_map_program(&u, &plan, &law);
         }
     }
 
