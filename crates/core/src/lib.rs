@@ -101,6 +101,7 @@ pub use error::Error;
 pub use faces::{Comparison, FaceSet, MAX_SET_FACE};
 pub use opposed::{
     BlockRule, Blocked, Blocking, Cancellation, block, cancel, count_blocked_sorted,
+    unblocked_by_counts,
 };
 pub use pool::{
     DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode, ExplodeMode, MAX_DICE,

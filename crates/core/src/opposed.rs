@@ -242,6 +242,39 @@ pub fn count_blocked_sorted<T: Copy + Into<i64>>(
     blocked
 }
 
+/// The number of hits left unblocked, from both sides' dice counted per value: `hits[k]` the
+/// hits showing the `k`-th value, `blockers[k]` the defending dice showing it (values
+/// ascending, one slot each; a slot missing from `blockers` counts none). With `Hₜ` the hits
+/// showing `t` or more and `Dₜ` the dice able to block them (showing `t` or more; more than
+/// `t` under [`BlockRule::Strict`]), the greedy maximum matching of [`block`] leaves
+/// `max(0, maxₜ (Hₜ − Dₜ))` hits unblocked. No sorting: for hot loops over small dice.
+///
+/// ```
+/// use dice_core::{BlockRule, count_blocked_sorted, unblocked_by_counts};
+/// // Hits 2, 4, 5 against defense 3, 4, as counts per value 1..=6 (slot 0 is value 1).
+/// let hits = [0u32, 1, 0, 1, 1, 0];
+/// let blockers = [0u32, 0, 1, 1, 0, 0];
+/// for rule in [BlockRule::AtLeast, BlockRule::Strict] {
+///     let blocked = count_blocked_sorted(&[2, 4, 5], &[3, 4], rule);
+///     assert_eq!(unblocked_by_counts(&hits, &blockers, rule), 3 - blocked);
+/// }
+/// ```
+#[inline]
+pub fn unblocked_by_counts<T: Copy + Into<i64>>(
+    hits: &[T],
+    blockers: &[T],
+    rule: BlockRule,
+) -> u32 {
+    let shift = usize::from(rule == BlockRule::Strict);
+    let (mut h, mut b, mut worst) = (0i64, 0i64, 0i64);
+    for k in (0..hits.len()).rev() {
+        h += hits[k].into();
+        b += blockers.get(k + shift).map_or(0, |&x| x.into());
+        worst = worst.max(h - b);
+    }
+    worst as u32
+}
+
 /// An attack pool against a blocking defense pool (Swimclass combat): the attacking dice that
 /// pass the attack's success test are hits; the defending dice block hits die against die;
 /// the outcome is the number of hits left unblocked.
@@ -350,14 +383,7 @@ impl Blocking {
         });
         self.defense
             .visit(rng, |_, d| blockers[d.natural as usize] += 1);
-        let shift = usize::from(self.rule == BlockRule::Strict);
-        let (mut h, mut b, mut worst) = (0i64, 0i64, 0i64);
-        for t in (1..=limit).rev() {
-            h += i64::from(hits[t]);
-            b += i64::from(blockers[t + shift]);
-            worst = worst.max(h - b);
-        }
-        worst as u32
+        unblocked_by_counts(&hits[..=limit], &blockers, self.rule)
     }
 }
 

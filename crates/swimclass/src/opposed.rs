@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use dice_core::{
-    BlockRule, Blocking, Comparison, Die, Dist, Exact, Pool, Rng, Roll, RollDetailed, RollRecord,
-    SuccessPool, block, count_blocked_sorted,
+    Blocking, Comparison, Die, Dist, Exact, Pool, Rng, Roll, RollDetailed, RollRecord, SuccessPool,
+    block, count_blocked_sorted, unblocked_by_counts,
 };
 
 use crate::dice::{Compiled, Evaluated, MAX_POOL, SkillDice, roll_naturals};
@@ -680,14 +680,11 @@ impl OpposedRoll {
         for &v in &def.value[..def.len] {
             blockers[slot(v)?] += 1;
         }
-        let shift = usize::from(self.rules.block_rule == BlockRule::Strict);
-        let (mut h, mut b, mut worst) = (0i32, 0i32, 0i32);
-        for k in (0..=top).rev() {
-            h += i32::from(hits[k]);
-            b += i32::from(blockers[k + shift]);
-            worst = worst.max(h - b);
-        }
-        Some(worst as u32)
+        Some(unblocked_by_counts(
+            &hits[..=top],
+            &blockers,
+            self.rules.block_rule,
+        ))
     }
 
     /// The hits through by sorting both sides' values and matching them greedily; sorts
@@ -1082,6 +1079,7 @@ pub fn best_assignment_against(
 mod tests {
     use super::*;
     use crate::{Bonus, BonusAssignment};
+    use dice_core::BlockRule;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 
