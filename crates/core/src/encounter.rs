@@ -20,9 +20,11 @@
 //! - [`PlayOut`] is the encounter as a [`Roll`], so Monte Carlo (dice-sim) estimates the same
 //!   law.
 //!
-//! Limits are checked as the states are listed: at most [`EncounterLimits::max_states`] states
-//! and [`EncounterLimits::max_component`] states in one loop, else [`Error::TooComplex`] (then
-//! estimate the odds by playing many encounters instead).
+//! Limits are checked before the work where the game bounds its states
+//! ([`Encounter::state_bound`]), and again as the states are listed: at most
+//! [`EncounterLimits::max_states`] states ([`Error::TooManyStates`], whose message says to
+//! estimate the odds by playing many encounters instead) and
+//! [`EncounterLimits::max_component`] states in one loop ([`Error::TooComplex`]).
 //!
 //! ```
 //! use dice_core::{Dist, Encounter, EncounterLimits, Error, Rng, end_law};
@@ -57,6 +59,7 @@
 //! ```
 
 use alloc::collections::BTreeMap;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
@@ -91,6 +94,42 @@ pub trait Encounter {
     /// Plays one round from `state` (not final) with the caller's RNG: a draw from
     /// [`Encounter::round_law`].
     fn play_round<R: Rng + ?Sized>(&self, state: &Self::State, rng: &mut R) -> Self::State;
+
+    /// As [`Encounter::play_round`], and tells what happened in the round: a line a person
+    /// can read for each action (who did what to whom, the dice, the damage), pushed onto
+    /// `told`. It must draw from `rng` exactly as `play_round` does, so that one seed plays
+    /// the same fight either way. [`play`] calls it. The default tells nothing.
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> Self::State {
+        let _ = told;
+        self.play_round(state, rng)
+    }
+
+    /// An upper bound on the states the encounter can reach, known before any is listed
+    /// (from the combatants' health ranges, statuses and turn positions), or `None` when the
+    /// game gives none. [`end_law`] refuses at once, before any work, when it is above
+    /// [`EncounterLimits::max_states`]; without a bound the limit is checked as the states
+    /// are listed.
+    fn state_bound(&self) -> Option<u64> {
+        None
+    }
+
+    /// The combatants whose health [`end_law`] reports at the end ([`EndLaw::health`]), by
+    /// name, in a fixed order. Empty by default.
+    fn health_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The health of each of [`Encounter::health_names`] in `state`, in the same order (0
+    /// or less for one who is down).
+    fn health(&self, state: &Self::State) -> Vec<i64> {
+        let _ = state;
+        Vec::new()
+    }
 }
 
 /// A policy: which of the actions open to a combatant it takes in a state. Game crates call
@@ -113,7 +152,8 @@ pub trait Policy<S, A> {
     fn choose(&self, state: &S, who: usize, open: &[A]) -> A;
 }
 
-/// Bounds on the work of [`end_law`], checked as the states are listed.
+/// Bounds on the work of [`end_law`], checked before the work against the game's
+/// [`Encounter::state_bound`] and again as the states are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncounterLimits {
     /// The most states an encounter may reach.
@@ -151,6 +191,10 @@ pub struct EndLaw<O> {
     pub expected_rounds: Option<f64>,
     /// How many states the encounter can reach (final ones included).
     pub states: usize,
+    /// Each combatant's health at the end ([`Encounter::health_names`], in that order): the
+    /// law of its value in the final state, solved with the ends. Its tail is the chance of
+    /// never ending. Empty when the game names no combatants.
+    pub health: Vec<(String, Dist<i64>)>,
 }
 
 /// The rounds law stops listing when what is left weighs less than this.
@@ -159,7 +203,10 @@ const ROUNDS_TOLERANCE: f64 = 1e-12;
 /// The exact law of how `encounter` ends.
 ///
 /// # Errors
-/// [`Error::TooComplex`] beyond `limits`; whatever [`Encounter::round_law`] returns.
+/// [`Error::TooManyStates`] beyond [`EncounterLimits::max_states`] (at once when the game's
+/// [`Encounter::state_bound`] is over it), [`Error::TooComplex`] for a loop beyond
+/// [`EncounterLimits::max_component`] or rounds too many to list; whatever
+/// [`Encounter::round_law`] returns.
 pub fn end_law<E: Encounter>(
     encounter: &E,
     limits: EncounterLimits,
@@ -167,23 +214,73 @@ pub fn end_law<E: Encounter>(
     let graph = Graph::explore(encounter, limits)?;
     let ends = graph.end_kinds();
     let can_end = graph.can_end();
-    let (absorb, expected) = graph.solve(&ends, &can_end, limits)?;
+    // Columns: the ends, then each combatant's health values at the end, one block each.
+    let names = encounter.health_names();
+    let healths: Vec<Option<Vec<i64>>> = graph
+        .end
+        .iter()
+        .zip(&graph.states)
+        .map(|(e, s)| e.as_ref().map(|_| encounter.health(s)))
+        .collect();
+    let mut values: Vec<Vec<i64>> = vec![Vec::new(); names.len()];
+    for h in healths.iter().flatten() {
+        for (v, &x) in values.iter_mut().zip(h) {
+            v.push(x);
+        }
+    }
+    let mut first = Vec::with_capacity(names.len());
+    let mut width = ends.len();
+    for v in &mut values {
+        v.sort_unstable();
+        v.dedup();
+        first.push(width);
+        width += v.len();
+    }
+    let columns: Vec<Vec<usize>> = graph
+        .end
+        .iter()
+        .zip(&healths)
+        .map(|(e, h)| match (e, h) {
+            (Some(e), Some(h)) => {
+                let mut c = vec![ends.binary_search(e).unwrap_or(0)];
+                for ((v, &x), &f) in values.iter().zip(h).zip(&first) {
+                    c.push(f + v.binary_search(&x).unwrap_or(0));
+                }
+                c
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    let (absorb, expected) = graph.solve(&columns, width, &can_end, limits)?;
     let start = 0;
-    let k = ends.len();
+    let row = &absorb[start];
     let pairs = ends
         .iter()
         .enumerate()
-        .map(|(j, end)| (end.clone(), absorb[start][j].clamp(0.0, 1.0)));
+        .map(|(j, end)| (end.clone(), row[j].clamp(0.0, 1.0)));
     // Solved for as an end of its own (no end reached), not as 1 − the rest: exactly 0 when
     // every state can reach an end.
-    let never = absorb[start][k].clamp(0.0, 1.0);
+    let never = row[width].clamp(0.0, 1.0);
     let ends_law = Dist::from_pairs_and_tail(pairs, never)?;
+    let health = names
+        .into_iter()
+        .zip(&values)
+        .zip(&first)
+        .map(|((name, v), &f)| {
+            let pairs = v
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (x, row[f + i].clamp(0.0, 1.0)));
+            Dist::from_pairs_and_tail(pairs, never).map(|d| (name, d))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
     let rounds = graph.rounds_law(&can_end, limits.max_rounds)?;
     Ok(EndLaw {
         ends: ends_law,
         rounds,
         expected_rounds: expected[start],
         states: graph.states.len(),
+        health,
     })
 }
 
@@ -245,6 +342,14 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
         e: &E,
         limits: EncounterLimits,
     ) -> Result<Self, Error> {
+        if let Some(bound) = e.state_bound() {
+            if bound > limits.max_states as u64 {
+                return Err(Error::TooManyStates {
+                    states: bound,
+                    max: limits.max_states as u64,
+                });
+            }
+        }
         let mut index: BTreeMap<S, usize> = BTreeMap::new();
         let mut g = Graph {
             states: Vec::new(),
@@ -267,9 +372,8 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
                         None => {
                             let j = g.states.len();
                             if j >= limits.max_states {
-                                return Err(Error::TooComplex {
-                                    what: "the states of an encounter",
-                                    work: j as u64 + 1,
+                                return Err(Error::TooManyStates {
+                                    states: j as u64 + 1,
                                     max: limits.max_states as u64,
                                 });
                             }
@@ -325,19 +429,21 @@ impl<S: Clone + Ord, O: Clone + Ord> Graph<S, O> {
     #[allow(clippy::type_complexity)]
     fn solve(
         &self,
-        ends: &[O],
+        columns: &[Vec<usize>],
+        k: usize,
         can_end: &[bool],
         limits: EncounterLimits,
     ) -> Result<(Vec<Vec<f64>>, Vec<Option<f64>>), Error> {
         let n = self.states.len();
-        let k = ends.len();
-        // Columns: the ends, then "never ends".
+        // Columns: `k` of them (a final state puts its 1 in each of its `columns`), then
+        // "never ends".
         let mut absorb = vec![vec![0.0; k + 1]; n];
         let mut expected: Vec<Option<f64>> = vec![None; n];
         for (i, e) in self.end.iter().enumerate() {
-            if let Some(e) = e {
-                let kind = ends.binary_search(e).unwrap_or(0);
-                absorb[i][kind] = 1.0;
+            if e.is_some() {
+                for &c in &columns[i] {
+                    absorb[i][c] = 1.0;
+                }
                 expected[i] = Some(0.0);
             } else if !can_end[i] {
                 absorb[i][k] = 1.0;
@@ -608,6 +714,9 @@ fn solve_loop(mut p: Vec<Vec<f64>>, mut b: Vec<Vec<f64>>, mut out: Vec<f64>) -> 
 pub struct Played<S, O> {
     /// The states, the start first; one more per round played.
     pub states: Vec<S>,
+    /// What happened in each round, as the game tells it
+    /// ([`Encounter::play_round_told`]): `told[i]` holds the lines of round `i + 1`.
+    pub told: Vec<Vec<String>>,
     /// How it ended, or `None` if it was still going after the round cap.
     pub end: Option<O>,
 }
@@ -620,12 +729,16 @@ impl<S, O> Played<S, O> {
 }
 
 impl<S: fmt::Display, O: fmt::Display> fmt::Display for Played<S, O> {
-    /// The start, then one line per round, then the end.
+    /// The start, then each round: what happened (indented), then the state after it; then
+    /// the end.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, s) in self.states.iter().enumerate() {
             if i == 0 {
                 writeln!(f, "start: {s}")?;
             } else {
+                for line in self.told.get(i - 1).into_iter().flatten() {
+                    writeln!(f, "  {line}")?;
+                }
                 writeln!(f, "round {i}: {s}")?;
             }
         }
@@ -637,25 +750,34 @@ impl<S: fmt::Display, O: fmt::Display> fmt::Display for Played<S, O> {
 }
 
 /// Plays `encounter` with the caller's RNG until it ends or `max_rounds` rounds have been
-/// played, keeping every state.
+/// played, keeping every state and what the game tells of each round
+/// ([`Encounter::play_round_told`]).
 pub fn play<E: Encounter, R: Rng + ?Sized>(
     encounter: &E,
     rng: &mut R,
     max_rounds: u32,
 ) -> Played<E::State, E::End> {
     let mut states = vec![encounter.start()];
+    let mut told = Vec::new();
     loop {
         let now = &states[states.len() - 1];
         if let Some(end) = encounter.end(now) {
             return Played {
                 states,
+                told,
                 end: Some(end),
             };
         }
         if states.len() > max_rounds as usize {
-            return Played { states, end: None };
+            return Played {
+                states,
+                told,
+                end: None,
+            };
         }
-        let next = encounter.play_round(now, rng);
+        let mut lines = Vec::new();
+        let next = encounter.play_round_told(now, rng, &mut lines);
+        told.push(lines);
         states.push(next);
     }
 }

@@ -107,6 +107,19 @@ pub enum Error {
         /// [`crate::MAX_EXACT_WORK`].
         max: u64,
     },
+    /// An encounter whose exact law would list more states than its limit
+    /// ([`crate::EncounterLimits::max_states`]): from the game's bound before any work
+    /// ([`crate::Encounter::state_bound`]), or counted as the states are listed.
+    #[error(
+        "the exact odds of this encounter may need {states} states, more than {max}: \
+         estimate them by playing it many times instead (Monte Carlo)"
+    )]
+    TooManyStates {
+        /// The game's bound, or the states listed when the limit was reached.
+        states: u64,
+        /// [`crate::EncounterLimits::max_states`].
+        max: u64,
+    },
     /// An exact computation this version does not offer.
     #[error("not supported: {what}")]
     Unsupported {

@@ -87,6 +87,46 @@ impl Encounter for Duel {
         }
         branches[branches.len() - 1].0
     }
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        s: &(u8, u8),
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> (u8, u8) {
+        let next = self.play_round(s, rng);
+        told.push(format!("{s:?} -> {next:?}"));
+        next
+    }
+    fn state_bound(&self) -> Option<u64> {
+        // Each side's hit points from 0 to its start (healing restores B's).
+        Some((u64::from(self.hp.0) + 1) * (u64::from(self.hp.1) + 1))
+    }
+    fn health_names(&self) -> Vec<String> {
+        vec!["A".to_owned(), "B".to_owned()]
+    }
+    fn health(&self, &(a, b): &(u8, u8)) -> Vec<i64> {
+        vec![i64::from(a), i64::from(b)]
+    }
+}
+
+/// Brute force: the mass that ends in each final state, pushed forward `rounds` rounds.
+fn forward_finals(d: &Duel, rounds: u32) -> BTreeMap<(u8, u8), f64> {
+    let mut mass: BTreeMap<(u8, u8), f64> = BTreeMap::from([(d.hp, 1.0)]);
+    let mut finals = BTreeMap::new();
+    for _ in 1..=rounds {
+        let mut next = BTreeMap::new();
+        for (&s, &m) in &mass {
+            for (t, p) in d.branches(s) {
+                if d.end(&t).is_some() {
+                    *finals.entry(t).or_insert(0.0) += m * p;
+                } else {
+                    *next.entry(t).or_insert(0.0) += m * p;
+                }
+            }
+        }
+        mass = next;
+    }
+    finals
 }
 
 /// Brute force: push every path's mass forward `rounds` rounds; returns P(end) and P(ended
@@ -204,7 +244,22 @@ fn limits_are_checked_before_the_work_runs_away() {
         max_states: 100,
         ..EncounterLimits::default()
     };
-    assert!(matches!(end_law(&d, tight), Err(Error::TooComplex { .. })));
+    // The duel's own bound (31 · 31 states) is over 100: refused before any state is listed.
+    assert!(matches!(
+        end_law(&d, tight),
+        Err(Error::TooManyStates {
+            states: 961,
+            max: 100
+        })
+    ));
+    // Without a bound, the limit is met while the states are listed.
+    assert!(matches!(
+        end_law(&Unbounded(d), tight),
+        Err(Error::TooManyStates {
+            states: 101,
+            max: 100
+        })
+    ));
     // B's healing ties every state with B hurt into one loop per value of A's hit points.
     let small_loops = EncounterLimits {
         max_component: 10,
@@ -414,4 +469,125 @@ fn a_long_loop_is_solved_to_rounding() {
         let got = law.expected_rounds.unwrap();
         assert!((got - mean).abs() < 1e-13 * mean, "{got} vs {mean}");
     }
+}
+
+/// The duel without its state bound (the engine then counts the states as it lists them).
+struct Unbounded(Duel);
+
+impl Encounter for Unbounded {
+    type State = (u8, u8);
+    type End = Who;
+    fn start(&self) -> (u8, u8) {
+        self.0.start()
+    }
+    fn end(&self, s: &(u8, u8)) -> Option<Who> {
+        self.0.end(s)
+    }
+    fn round_law(&self, s: &(u8, u8)) -> Result<Dist<(u8, u8)>, Error> {
+        self.0.round_law(s)
+    }
+    fn play_round<R: Rng + ?Sized>(&self, s: &(u8, u8), rng: &mut R) -> (u8, u8) {
+        self.0.play_round(s, rng)
+    }
+}
+
+/// An encounter whose bound is over the limit: no round law may be asked for.
+struct Huge;
+
+impl Encounter for Huge {
+    type State = u32;
+    type End = ();
+    fn start(&self) -> u32 {
+        0
+    }
+    fn end(&self, _: &u32) -> Option<()> {
+        None
+    }
+    fn round_law(&self, _: &u32) -> Result<Dist<u32>, Error> {
+        panic!("the bound should have refused before any round law")
+    }
+    fn play_round<R: Rng + ?Sized>(&self, s: &u32, _: &mut R) -> u32 {
+        *s
+    }
+    fn state_bound(&self) -> Option<u64> {
+        Some(1 << 40)
+    }
+}
+
+#[test]
+fn a_bound_over_the_limit_is_refused_before_any_work() {
+    let err = end_law(&Huge, EncounterLimits::default()).unwrap_err();
+    assert_eq!(
+        err,
+        Error::TooManyStates {
+            states: 1 << 40,
+            max: 200_000
+        }
+    );
+    // The message names the states and says how to estimate instead.
+    let text = err.to_string();
+    assert!(text.contains("1099511627776 states"), "{text}");
+    assert!(text.contains("playing it many times"), "{text}");
+}
+
+#[test]
+fn health_at_the_end_matches_the_forward_iteration() {
+    for d in duels() {
+        let law = end_law(&d, EncounterLimits::default()).unwrap();
+        let finals = forward_finals(&d, 3_000);
+        assert_eq!(law.health.len(), 2);
+        for (who, (name, dist)) in law.health.iter().enumerate() {
+            assert_eq!(name, ["A", "B"][who]);
+            let mut want: BTreeMap<i64, f64> = BTreeMap::new();
+            for (&(a, b), &m) in &finals {
+                *want.entry(i64::from([a, b][who])).or_insert(0.0) += m;
+            }
+            assert_eq!(dist.len(), want.len(), "{name}: {dist:?} vs {want:?}");
+            for (h, p) in &want {
+                let got = dist.probability(h);
+                assert!((got - p).abs() < 1e-12, "{name} at {h}: {got} vs {p}");
+            }
+            assert!((dist.total() - 1.0).abs() < 1e-12);
+        }
+        // A survivor's health and the winner agree: A ends above 0 exactly when A wins.
+        let a_up: f64 = law.health[0]
+            .1
+            .iter()
+            .filter(|&(&h, _)| h > 0)
+            .map(|(_, p)| p)
+            .sum();
+        assert!((a_up - law.ends.probability(&Who::A)).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn a_played_encounter_tells_each_round() {
+    let d = duels()[2];
+    let played = play(&d, &mut rng(5), 1_000);
+    assert_eq!(played.told.len(), played.states.len() - 1);
+    for (i, lines) in played.told.iter().enumerate() {
+        assert_eq!(
+            lines,
+            &[format!(
+                "{:?} -> {:?}",
+                played.states[i],
+                played.states[i + 1]
+            )]
+        );
+    }
+    // Telling draws as playing does: the same seed plays the same states through PlayOut's
+    // untold rounds.
+    let mut r = rng(5);
+    let mut s = d.start();
+    for want in &played.states[1..] {
+        s = d.play_round(&s, &mut r);
+        assert_eq!(&s, want);
+    }
+    let shown = dice_core::Played {
+        states: played.states.iter().map(|s| format!("{s:?}")).collect(),
+        told: played.told.clone(),
+        end: played.end,
+    };
+    let text = shown.to_string();
+    assert!(text.contains(&format!("  {}", played.told[0][0])), "{text}");
 }
