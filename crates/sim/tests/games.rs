@@ -163,3 +163,42 @@ fn robots_and_rapiers() {
     agrees!(60, DesignPointsRoll::new(6, 5).unwrap());
     agrees!(61, RandomSize);
 }
+
+/// Whole fights as dice-sim runs them: each trial plays a fight to its end
+/// ([`dice_core::PlayOut`]) and the run's counts are compared with the exact law of the end,
+/// for the rulebooks' own fights (built here as the shipped scene files describe them).
+#[test]
+fn whole_fights() {
+    use dice_core::PlayOut;
+    // Shapers and Bots: Dashwood (a parrot with a ranged weapon, quiver, accustomed armor)
+    // against Slumpy (an elephant of low fitness), undefended attacks from the start.
+    {
+        use dice_shapers_and_bots::{
+            Armor, Combatant, FightEncounter, Level, Reach, Rules, Species, WeaponClass,
+        };
+        let rules = Rules::default();
+        let dashwood = Combatant::new(
+            "Dashwood",
+            Species::Parrot.characteristics(),
+            WeaponClass::Large,
+        )
+        .reach(Reach::Ranged)
+        .quiver(true)
+        .armor(Armor::Accustomed);
+        let mut elephant = Species::Elephant.characteristics();
+        elephant.fitness = Level::Low;
+        let slumpy = Combatant::new("Slumpy", elephant, WeaponClass::Large);
+        let fight = FightEncounter::new(vec![dashwood, slumpy], true, &rules).unwrap();
+        check_against_exact(&PlayOut::new(fight, 1_000).unwrap(), 41, 20_000)
+            .expect("exact law")
+            .assert_consistent();
+    }
+    // Swimclass: the rulebook's sample rounds.
+    {
+        use dice_swimclass::{Fight, Rules, Scene};
+        let fight = Fight::new(&Scene::sample_rounds(), Rules::default()).unwrap();
+        check_against_exact(&PlayOut::new(fight, 1_000).unwrap(), 42, 20_000)
+            .expect("exact law")
+            .assert_consistent();
+    }
+}
