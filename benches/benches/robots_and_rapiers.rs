@@ -15,8 +15,8 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dice_core::{EncounterLimits, Exact, PlayOut, Roll, end_law};
 use dice_robots_and_rapiers::{
-    BaseActionPoints, DamageKind, Duel, DuelRules, DurabilitySave, MeleeWeapon, Opposition, Rules,
-    SavingThrow, Scene, SceneRobot, Test,
+    BaseActionPoints, DamageKind, Duel, DuelRules, DurabilitySave, Opposition, Rules, SavingThrow,
+    Scene, Test,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -38,30 +38,13 @@ fn opposed() -> Test {
     attack().opposed_by(Opposition::new(8, 5).expect("valid"))
 }
 
-/// The shipped scene `crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml`,
-/// written out (the benches read no TOML).
+/// The shipped scene `crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml`, read
+/// as `dice robots-and-rapiers fight … --odds` reads it.
 fn juliard_vs_del_trevaine() -> Duel {
-    let mut j = SceneRobot::new(
-        "Juliard",
-        3,
-        5,
-        [5, 6, 6, 5, 5, 4],
-        MeleeWeapon::SonicRapier,
-    );
-    (j.visual, j.audio, j.self_awareness, j.inspiration, j.power) = (4, 3, 2, 3, 7);
-    let mut d = SceneRobot::new(
-        "Del Trevaine",
-        4,
-        4,
-        [4, 5, 5, 6, 6, 5],
-        MeleeWeapon::SonicRapier,
-    );
-    (d.visual, d.audio, d.power) = (3, 4, 6);
-    let scene = Scene {
-        title: None,
-        robots: vec![j, d],
-        duel: DuelRules::default(),
-    };
+    let scene: Scene = toml::from_str(include_str!(
+        "../../crates/robots-and-rapiers/scenes/juliard-vs-del-trevaine.toml"
+    ))
+    .expect("the shipped scene is valid");
     Duel::from_scene(&scene, Rules::default()).expect("valid")
 }
 

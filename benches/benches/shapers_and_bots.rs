@@ -14,8 +14,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dice_core::{EncounterLimits, Exact, Roll, end_law};
 use dice_shapers_and_bots::{
-    Armor, Attack, Challenge, Combatant, Contest, Damage, FightEncounter, Fluke, Level, Reach,
-    Rules, Species, WeaponClass,
+    Attack, Challenge, Contest, Damage, Fluke, Level, Rules, Scene, WeaponClass,
 };
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -96,24 +95,16 @@ fn damage(c: &mut Criterion) {
     g.finish();
 }
 
-/// The exact law of the rulebook's fight, Dashwood and Slumpy (the shipped scene
-/// `crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml`, built here in code): every
-/// state it can reach, and P(each side wins).
+/// The exact law of the rulebook's fight, Dashwood and Slumpy, read from the shipped scene
+/// `crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml` as `dice shapers-and-bots fight
+/// … --odds` reads it: every state it can reach, and P(each side wins).
 fn fight(c: &mut Criterion) {
     let mut g = c.benchmark_group("sb_fight");
-    let rules = Rules::default();
-    let dashwood = Combatant::new(
-        "Dashwood",
-        Species::Parrot.characteristics(),
-        WeaponClass::Large,
-    )
-    .reach(Reach::Ranged)
-    .quiver(true)
-    .armor(Armor::Accustomed);
-    let mut elephant = Species::Elephant.characteristics();
-    elephant.fitness = Level::Low;
-    let slumpy = Combatant::new("Slumpy", elephant, WeaponClass::Large);
-    let scene = FightEncounter::new(vec![dashwood, slumpy], true, &rules).expect("valid");
+    let scene: Scene = toml::from_str(include_str!(
+        "../../crates/shapers-and-bots/scenes/dashwood-and-slumpy.toml"
+    ))
+    .expect("the shipped scene is valid");
+    let scene = scene.encounter(&Rules::default()).expect("valid");
     g.bench_function("dashwood_and_slumpy_exact_law", |b| {
         b.iter(|| end_law(black_box(&scene), EncounterLimits::default()));
     });

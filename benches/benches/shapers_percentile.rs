@@ -140,7 +140,10 @@ fn exact(c: &mut Criterion) {
 fn fight(c: &mut Criterion) {
     let mut g = c.benchmark_group("shapers_percentile_fight");
     g.sample_size(10);
-    let scene = Scene::duel();
+    let scene: Scene = toml::from_str(include_str!(
+        "../../crates/shapers-percentile/scenes/duel.toml"
+    ))
+    .expect("the shipped scene is valid");
     let rules = Rules::default();
     g.bench_function("duel_end_law", |b| {
         b.iter(|| {

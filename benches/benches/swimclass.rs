@@ -156,10 +156,13 @@ fn exact(c: &mut Criterion) {
     g.bench_function("hit_table_8x8_bow", |b| {
         b.iter(|| HitTable::new(8, 8, black_box(4), &bow, &[], &Rules::default()).expect("exact"))
     });
-    // The shipped scene (`crates/swimclass/scenes/sample-rounds.toml`, equal to
-    // `Scene::sample_rounds()`): building the fight (every matchup's attack law, memoised)
-    // and the exact law of who wins.
-    let scene = Scene::sample_rounds();
+    // The shipped scene (`crates/swimclass/scenes/sample-rounds.toml`, read as the `dice`
+    // command reads it): building the fight (every matchup's attack law, memoised) and the
+    // exact law of who wins.
+    let scene: Scene = toml::from_str(include_str!(
+        "../../crates/swimclass/scenes/sample-rounds.toml"
+    ))
+    .expect("the shipped scene is valid");
     g.bench_function("fight_sample_rounds_end_law", |b| {
         b.iter(|| {
             let fight = Fight::new(black_box(&scene), Rules::default()).expect("valid");
