@@ -197,7 +197,7 @@ def replay(pending):
                 agree += 1
                 continue
             # rpg-dice-roller shows a fraction rounded to 2 places (`52/7` as 7.43).
-            if isinstance(total, float) and abs(total - round(float(value), 2)) < 1e-9:
+            if isinstance(total, float) and abs(total - round2(value)) < 1e-9:
                 agree += 1
                 continue
             bad += 1
@@ -206,6 +206,13 @@ def replay(pending):
         print(f"{dialect}: {len(rows)} lines replayed through the peer: {agree} give the "
               f"line's value, {refused} refused here, {len(rows) - agree - refused} differ")
     return bad
+
+
+def round2(q):
+    """A fraction rounded to 2 places, halves up (as rpg-dice-roller shows it), computed on
+    the exact fraction: Python's `round` rounds halves to even, and on a float."""
+    q = Fraction(q)
+    return float(math.floor(q * 100 + Fraction(1, 2))) / 100
 
 
 def exact_law(dice, dialect, expr):
@@ -222,7 +229,7 @@ def exact_law(dice, dialect, expr):
     law = {}
     for r in v["distribution"]:
         o = Fraction(str(r["outcome"]))
-        key = int(o) if o.denominator == 1 else round(float(o), 2)
+        key = int(o) if o.denominator == 1 else round2(o)
         law[key] = law.get(key, 0.0) + float(r["probability"])
     return law, None
 

@@ -68,7 +68,7 @@ def ours(dice, expr):
         [dice, "odds", expr, "--json"], check=True, capture_output=True, text=True
     ).stdout
     report = json.loads(out)
-    return {int(r["outcome"]): float(r["probability"]) for r in report["rows"]}
+    return {int(r["outcome"]): float(r["probability"]) for r in report["distribution"]}
 
 
 def main():

@@ -329,6 +329,11 @@ const KNOWN: &[(&str, crate::Dialect, &str)] = &[
         "a success count is `>=N` here; with --dialect foundry, `cs>=N`",
     ),
     (
+        "ms",
+        crate::Dialect::Foundry,
+        "a margin of success is a subtraction here (`1d20-10`); with --dialect foundry, `ms>=10`",
+    ),
+    (
         "ra",
         crate::Dialect::D20,
         "with --dialect d20, `ra` rerolls and adds",
@@ -355,21 +360,74 @@ const KNOWN: &[(&str, crate::Dialect, &str)] = &[
     ),
 ];
 
+/// Words of one dialect's documentation (the dialect they come from) that other dialects
+/// read with another meaning: a hint for them names the dialect they come from, or, written
+/// in that dialect, none whose meaning differs.
+const ORIGINS: &[(&str, crate::Dialect, &[crate::Dialect])] = {
+    use crate::Dialect::{D20, Default, Foundry, Roll20, RpgDiceRoller};
+    &[
+        // Foundry's margin of success; Roll20's `m` (highlight matches) then `s` (sort).
+        ("ms", Foundry, &[Roll20]),
+        // Foundry's counts; critical-face markers (display only) elsewhere.
+        ("cs", Foundry, &[Default, Roll20, RpgDiceRoller]),
+        ("cf", Foundry, &[Default, Roll20, RpgDiceRoller]),
+        ("df", Foundry, &[]),
+        ("sf", Foundry, &[]),
+        ("xo", Foundry, &[]),
+        ("even", Foundry, &[]),
+        ("odd", Foundry, &[]),
+        ("mt", Roll20, &[]),
+        ("ra", D20, &[]),
+        ("mi", D20, &[]),
+        ("ma", D20, &[]),
+        ("uo", RpgDiceRoller, &[]),
+    ]
+};
+
 /// Adds to `err` (from `dialect`) a hint naming another dialect that parses `input`.
+///
+/// Where the error stands at a word of [`ORIGINS`], the dialect the word comes from is
+/// named first (`1d20ms>=10` in this crate's grammar: Foundry's margin, not Roll20's match
+/// and sort), and a dialect that reads the word with another meaning, or reads it as part
+/// of a comment, is never named (Foundry's `8d20cs>18cf<3`: `cs` and `cf` are critical
+/// markers in this crate's grammar, and Avrae d20 reads them as a comment).
 pub(crate) fn with_hint(mut err: ParseError, input: &str, dialect: crate::Dialect) -> ParseError {
-    let parsing: Vec<crate::Dialect> = crate::Dialect::ALL
+    let mut parsing: Vec<crate::Dialect> = crate::Dialect::ALL
         .into_iter()
         .filter(|d| *d != dialect && crate::Expression::parse_plain(input, *d).is_ok())
         .collect();
-    let Some(&first) = parsing.first() else {
+    if parsing.is_empty() {
         return err;
-    };
+    }
     // A known word of the other dialect at (or just before) the error.
     let start = err.span().start;
     let lower = input.to_ascii_lowercase();
-    let near = |word: &str| {
+    let at = |word: &str| {
         (start.saturating_sub(word.len() - 1)..=start)
-            .any(|s| lower.get(s..).is_some_and(|rest| rest.starts_with(word)))
+            .find(|&s| lower.get(s..).is_some_and(|rest| rest.starts_with(word)))
+    };
+    let near = |word: &str| at(word).is_some();
+    // A word of one dialect's documentation: its own dialect first; none that means it
+    // otherwise or skips it as a comment.
+    let origin = ORIGINS
+        .iter()
+        .filter_map(|&(word, from, other)| at(word).map(|pos| (pos, from, other)))
+        .next();
+    if let Some((pos, from, other)) = origin {
+        let head = input.get(..pos).unwrap_or("");
+        parsing.retain(|d| {
+            let comment = crate::Expression::parse_plain(input, *d)
+                .ok()
+                .zip(crate::Expression::parse_plain(head, *d).ok())
+                .is_some_and(|(whole, before)| whole.to_string() == before.to_string());
+            !other.contains(d) && !comment
+        });
+        if let Some(i) = parsing.iter().position(|d| *d == from) {
+            parsing.swap(0, i);
+        }
+    }
+    let Some(&first) = parsing.first() else {
+        return err;
     };
     // A known word first (`4d6rr1` parses in Roll20 as `r` twice, but is Foundry's `rr`).
     let known = KNOWN.iter().find(|(word, d, _)| {

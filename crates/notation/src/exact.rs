@@ -162,19 +162,10 @@ pub(crate) fn combination_bound(node: &Node) -> (f64, f64) {
             (2.0, wx + wy + own)
         }
         Op::Group(g) => {
-            let mut pairs = 1.0;
-            let mut work = 0.0;
-            for a in &g.items {
-                let (n, w) = combination_bound(a);
-                pairs *= n.max(1.0);
-                work += w;
-            }
-            let own = if g.items.len() > 1 {
-                pairs * pair_cost
-            } else {
-                0.0
-            };
-            (pairs.min(range), work + own.min(f64::MAX))
+            let parts: Vec<(f64, f64)> = g.items.iter().map(combination_bound).collect();
+            let work: f64 = parts.iter().map(|p| p.1).sum();
+            let (listed, own) = group_bound(g, &parts);
+            (listed.min(range), work + own.min(f64::MAX))
         }
         Op::Call(_, args) => {
             let mut acc: Option<(f64, f64)> = None;
@@ -189,6 +180,85 @@ pub(crate) fn combination_bound(node: &Node) -> (f64, f64) {
             acc.unwrap_or((1.0, 0.0))
         }
     }
+}
+
+/// How many outcomes a group's law lists, and an upper bound on the work of [`group_law`]
+/// beyond its items' own, given each item's (listed outcomes, work) from
+/// [`combination_bound`]: each of its paths charged for what it does. Only chained steps
+/// visit every joint outcome of the items (the product of their outcome counts); a sum
+/// adds the items' laws one at a time, keeping one of them takes the running minimum or
+/// maximum, alike items take dice-core's order statistics over one law, and differing
+/// items keep the sorted `k` best values so far (at most the multisets of `k` of the
+/// values seen).
+fn group_bound(g: &GroupSpec, parts: &[(f64, f64)]) -> (f64, f64) {
+    let n = g.items.len() as u32;
+    let listed: Vec<f64> = parts.iter().map(|p| p.0.max(1.0)).collect();
+    let joint: f64 = listed.iter().product();
+    if g.dice.is_some() || n <= 1 && g.steps.is_empty() {
+        // One item (or its dice, whose cases `dice_group_law` charges before it lists them).
+        return (joint, 0.0);
+    }
+    if !g.steps.is_empty() {
+        let steps = g.steps.len() as f64 + 2.0;
+        return (
+            joint,
+            joint * (f64::from(n) + 1.0) * steps * HASHED_PAIR_COST,
+        );
+    }
+    let (_, k) = g.keep.as_top(n);
+    let counts = g.success.is_some();
+    if k == n {
+        // The items' (scored) laws added up one at a time, as `add` does.
+        let (mut acc_n, mut acc_span, mut own) = (1.0f64, 1.0f64, 0.0);
+        for (a, &ni) in g.items.iter().zip(&listed) {
+            let (ni, si) = if counts {
+                (ni.min(3.0), 3.0)
+            } else {
+                let (lo, hi) = (a.lo.min(0) as f64, a.hi.max(0) as f64);
+                (ni + 1.0, hi - lo + 1.0)
+            };
+            own += if acc_span + si <= MAX_LISTED as f64 {
+                acc_span.max(si) * acc_n.min(ni)
+            } else {
+                acc_n * ni * HASHED_PAIR_COST
+            };
+            acc_span += si - 1.0;
+            acc_n = (acc_n * ni).min(acc_span);
+        }
+        return (acc_n, own);
+    }
+    if g.select.is_some() || k == 0 {
+        return (1.0, 0.0);
+    }
+    let scored = |m: f64| if counts { m.min(3.0) } else { m };
+    if same_items(g) {
+        // dice-core's order statistics over one law (which checks its own work too).
+        let l = listed[0];
+        return (scored(joint), f64::from(n) * f64::from(k) * l * 64.0);
+    }
+    if k == 1 {
+        let (mut acc, mut own) = (listed[0], 0.0);
+        for &m in &listed[1..] {
+            own += (acc + m) * MIN_MAX_COST;
+            acc += m;
+        }
+        return (scored(acc), own);
+    }
+    // The sorted `k` best values so far: at most the joint outcomes of the items seen, and
+    // at most the multisets of `min(i, k)` of the values they list.
+    let (mut seen, mut values, mut own) = (1.0f64, 0.0f64, 0.0);
+    for (i, &m) in listed.iter().enumerate() {
+        let states = seen.min(crate::select::multisets((i as u32).min(k), values as usize));
+        own += states * m * (f64::from(k) + 1.0) * HASHED_PAIR_COST;
+        seen *= m;
+        values += m;
+    }
+    (scored(seen), own)
+}
+
+/// Whether a group's items are one expression written alike (independent rolls of one law).
+fn same_items(g: &GroupSpec) -> bool {
+    g.items.windows(2).all(|w| w[0].text == w[1].text)
 }
 
 /// The exact law of a plan.
@@ -405,8 +475,7 @@ fn group_law(
     if k == 0 {
         return Ok(Dist::certain(0));
     }
-    let same = g.items.windows(2).all(|w| w[0].text == w[1].text) && laws[0].tail() == 0.0;
-    if same {
+    if same_items(g) {
         b.afford(f64::from(n) * f64::from(k) * laws[0].len() as f64 * 64.0)
             .map_err(at)?;
         return laws[0]
@@ -1363,7 +1432,8 @@ fn keep_exploding_law(
     if let Some((once, rerolled)) = &p.reroll {
         if *once || e.penetrate {
             return Err(Fail::Unsupported(
-                "keep/drop over exploding dice that are also rerolled once, or penetrate",
+                "keep/drop over exploding dice that are also rerolled once (`ro`), or rerolled \
+                 and penetrating",
             ));
         }
         // Rerolled until it stands, a face is uniform over the faces that stand: the same

@@ -356,6 +356,34 @@ fn den_of(x: &FNode) -> u128 {
     x.den
 }
 
+/// The least and greatest of `v ** q` over the whole values `v` within `x`'s bounds (at
+/// most [`ROOT_VALUES`] of them), if every one has an exact, whole value (a fractional
+/// exponent `q ≥ 0` of a whole base whose values all have exact roots); else `None`.
+fn exact_roots(x: &FNode, q: Rational) -> Option<(Rational, Rational)> {
+    if !x.whole || q < Rational::ZERO {
+        return None;
+    }
+    let (lo, hi) = (x.lo.ceil(), x.hi.floor());
+    if hi.checked_sub(lo)? >= ROOT_VALUES {
+        return None;
+    }
+    let mut out: Option<(Rational, Rational)> = None;
+    for v in lo..=hi {
+        let r = Rational::from(v).pow(q).ok()?;
+        if r.floor() != r.ceil() {
+            return None;
+        }
+        out = Some(match out {
+            None => (r, r),
+            Some((a, b)) => (a.min(r), b.max(r)),
+        });
+    }
+    out
+}
+
+/// How many whole values of a rolled base [`exact_roots`] checks at most.
+const ROOT_VALUES: i64 = 100_000;
+
 /// A bound on the denominators of `x op y`'s values.
 fn bin_den(op: BinOp, x: &FNode, y: &FNode) -> u128 {
     let (dx, dy) = (x.den, y.den);
@@ -541,11 +569,20 @@ fn binary(
         return Ok((FOp::Const(v), Bounds::point(v)));
     }
     if op == BinOp::Pow && !y.whole {
+        // A rolled whole base whose every possible value has an exact root (`sqrt(1d2-1)`:
+        // 0 and 1) has exact powers; any other is refused here, before a roll.
+        if let Some((lo, hi)) = y.constant().and_then(|q| exact_roots(&x, q)) {
+            return Ok((
+                FOp::Bin(op, Box::new(x), Box::new(y)),
+                Bounds { lo, hi, den: 1 },
+            ));
+        }
         return Err(c.invalid(
             format!(
-                "the fractional exponent `{}` of a rolled value gives irrational values: only \
-                 a constant may have one (`9**0.5`)",
-                y.text
+                "the fractional exponent `{}` of the rolled value `{}` gives irrational values \
+                 (a value within {}..={} has no exact root): only a constant, or a rolled value \
+                 whose every value has an exact root, may have one (`9**0.5`)",
+                y.text, x.text, x.lo, x.hi
             ),
             e.span,
         ));

@@ -64,9 +64,31 @@ pub(crate) fn parse_with(input: &str, dialect: Dialect) -> PResult<Expr> {
         retry: false,
     };
     p.ws();
-    let e = p.top()?;
+    let e = match p.top() {
+        Ok(e) => e,
+        // Avrae d20 retries a parse that failed right after a `*` without it, the rest a
+        // comment (its `POSSIBLE_COMMENT_AMBIGUITIES`: `1d20 **bold**`).
+        Err(err) if syn.any_comment => {
+            let head = input.get(..err.span().start).unwrap_or("");
+            match head.strip_suffix('*') {
+                Some(head) if !head.trim().is_empty() => {
+                    return parse_with(head, dialect).map_err(|_| err);
+                }
+                _ => return Err(err),
+            }
+        }
+        Err(err) => return Err(err),
+    };
     let before = p.pos;
     p.ws();
+    if syn.any_comment
+        && !p.at_end()
+        && !p
+            .rest()
+            .starts_with(['+', '-', '/', '%', '<', '>', ',', ')'])
+    {
+        return Ok(e);
+    }
     if !p.at_end() {
         // Roll20's "1d20+5 Roll for initiative", Avrae d20's comments: text after a space.
         let text = p
@@ -993,13 +1015,8 @@ impl Parser<'_> {
                 }
                 for &name in self.syn.refused_functions {
                     if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
-                        return Err(self.invalid(
-                            format!(
-                                "`{name}` gives values that are not whole numbers, which this \
-                                 crate does not represent"
-                            ),
-                            Span::new(start, start + name.len()),
-                        ));
+                        self.pos += name.len() + 1;
+                        return self.math_function(name, start);
                     }
                 }
                 if self.syn.streak && self.eat("streak(") {
@@ -1007,6 +1024,56 @@ impl Parser<'_> {
                 }
                 Err(self.unexpected(if self.syn.versus { ATOM } else { ATOM_DIALECT }))
             }
+        }
+    }
+
+    /// `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` (rpg-dice-roller's and Foundry's math
+    /// functions, read after the `(`): their exact value where it is rational, else a
+    /// refusal naming it irrational. `sqrt(x)` is `x ** exact(1/2)` (exact for the squares
+    /// of fractions, `sqrt(9/4)` is 3/2, and for a rolled value whose every value is a
+    /// square); the others are rational at one point only (`exp(0)` = 1, `log(1)` = 0,
+    /// `sin(0)` = `tan(0)` = 0, `cos(0)` = 1: at any other rational point their values are
+    /// irrational, by the Lindemann–Weierstrass theorem).
+    fn math_function(&mut self, name: &str, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.ws();
+        let inner = self.exact_sum()?;
+        self.close_group("`)`")?;
+        self.leave();
+        let span = Span::new(start, self.pos);
+        if name == "sqrt" {
+            let half =
+                crate::fraction::decimal("0", "5", span).map_err(|msg| self.invalid(msg, span))?;
+            return Ok(binary(BinOp::Pow, inner, half).with_span(span));
+        }
+        let (at, value) = match name {
+            "exp" => (0, 1),
+            "log" => (1, 0),
+            "cos" => (0, 1),
+            _ => (0, 0),
+        };
+        let text = self.src.get(inner.span.start..inner.span.end).unwrap_or("");
+        match constant_value(&inner) {
+            Some(v) if v == at => Ok(Expr::number(value).with_span(span)),
+            Some(v) if name == "log" && v <= 0 => Err(self.invalid(
+                format!("`log({text})` has no value: a logarithm needs a positive number"),
+                span,
+            )),
+            Some(_) => Err(self.invalid(
+                format!(
+                    "`{name}({text})` is irrational: `{name}` is rational only at {at} \
+                     (`{name}({at})` is {value}), and this crate computes with exact fractions"
+                ),
+                span,
+            )),
+            None => Err(self.invalid(
+                format!(
+                    "`{name}` of `{text}` gives irrational values: `{name}` is rational only at \
+                     {at} (`{name}({at})` is {value}), and this crate computes with exact \
+                     fractions"
+                ),
+                span,
+            )),
         }
     }
 
@@ -1203,8 +1270,10 @@ impl Parser<'_> {
 
     /// The modifiers after a group's closing bracket.
     fn group(&mut self, (items, commas): (Vec<Expr>, Vec<Span>), start: usize) -> PResult<Expr> {
-        // `{4d6,}`, Avrae d20's `(4d6,)`: a group of one value, not of its dice.
-        let one_value = items.len() == 1 && commas.len() == 1;
+        // `{4d6,}`, Avrae d20's `(4d6,)`: a group of one value, not of its dice. Foundry's
+        // pool holds rolls and keeps or counts their totals, so its `{3d6}cs>10` is one
+        // too (whether the total of 3d6 is above 10).
+        let one_value = items.len() == 1 && (commas.len() == 1 || self.syn.name == "foundry");
         let mut g = GroupTerm {
             items,
             keep: Keep::All,

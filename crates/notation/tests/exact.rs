@@ -1585,3 +1585,133 @@ fn keep_over_penetrating_dice_stops_at_the_expressions_budget() {
         .unwrap();
     assert!((law.total() - 1.0).abs() < 1e-9);
 }
+
+/// Groups of many items whose laws are cheap: a success count adds the items' 0/1 laws one
+/// at a time, keeping one takes the running maximum, and alike items take order statistics
+/// over one law. Each was refused for cost while a group was charged the product of its
+/// items' outcome counts. Success counts enumerate each die by whether it passes; the
+/// highest of seven d20 is the formula `(v/20)^7 − ((v−1)/20)^7`.
+#[test]
+fn groups_of_many_items_are_cheap() {
+    use dice_notation::Dialect::{D20, Foundry, Roll20};
+    let passes = |t: &mut Tape, n: usize, sides: u32, on: fn(u32) -> bool| {
+        (0..n)
+            .filter(|_| on(t.roll_by(sides, |f| u64::from(on(f)))))
+            .count() as i64
+    };
+    check(
+        "{1d100, 1d100, 1d100, 1d100, 1d100}>50",
+        5,
+        num(move |t| passes(t, 5, 100, |f| f > 50)),
+    );
+    // Roll20's `>15` includes 15.
+    check_in(
+        Roll20,
+        "{1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20}>15",
+        7,
+        move |t| passes(t, 7, 20, |f| f >= 15),
+    );
+    check_in(
+        Foundry,
+        "{1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20}cs>=10",
+        8,
+        move |t| passes(t, 8, 20, |f| f >= 10),
+    );
+    let law = Expression::parse_with("(1d20, 1d20, 1d20, 1d20, 1d20, 1d20, 1d20)kh1", D20)
+        .unwrap()
+        .distribution()
+        .unwrap();
+    assert_eq!(law.tail(), 0.0);
+    for v in 1..=20 {
+        let q = (f64::from(v) / 20.0).powi(7) - (f64::from(v - 1) / 20.0).powi(7);
+        let p = law.probability(&Outcome::Number(i64::from(v)));
+        assert!((p - q).abs() < 1e-12, "P({v}) exact {p}, formula {q}");
+    }
+}
+
+/// The law of one exploding die (`1d<sides>!`) up to `top`: a face below the highest ends
+/// the chain, so `j` highest faces then `r` has chance `sides^−(j+1)`.
+fn exploding_die(sides: i64, top: i64) -> Vec<f64> {
+    let mut p = vec![0.0; top as usize + 1];
+    let mut chain = 0;
+    let mut weight = 1.0 / sides as f64;
+    while chain < top {
+        for r in 1..sides {
+            if chain + r <= top {
+                p[(chain + r) as usize] += weight;
+            }
+        }
+        chain += sides;
+        weight /= sides as f64;
+    }
+    p
+}
+
+/// The law of the sum of independent laws, up to `top` (exact below it: every value is ≥ 0).
+fn convolve_to(x: &[f64], y: &[f64], top: usize) -> Vec<f64> {
+    let mut out = vec![0.0; top + 1];
+    for (i, p) in x.iter().enumerate() {
+        for (j, q) in y.iter().enumerate() {
+            if i + j <= top {
+                out[i + j] += p * q;
+            }
+        }
+    }
+    out
+}
+
+/// Groups of alike exploding items (`{4d6!, 4d6!, 4d6!}kh2`): three items, each the sum of
+/// exploding dice, kept or counted; against every triple of item values up to a bound
+/// (every value is at least 1, so a kept total `s` at most the bound needs no item above
+/// it), and the count against the binomial law of one item's chance.
+#[test]
+fn groups_of_alike_exploding_items() {
+    const TOP: usize = 48;
+    let d6 = exploding_die(6, TOP as i64);
+    let mut four = vec![1.0];
+    for _ in 0..4 {
+        four = convolve_to(&four, &d6, TOP);
+    }
+    let d20 = exploding_die(20, TOP as i64);
+    type Kept = fn([usize; 3]) -> usize;
+    let cases: [(&str, &Vec<f64>, Kept); 3] = [
+        ("{4d6!, 4d6!, 4d6!}kh1", &four, |v| v[2]),
+        ("{4d6!, 4d6!, 4d6!}kh2", &four, |v| v[1] + v[2]),
+        ("{1d20!, 1d20!, 1d20!}kh2", &d20, |v| v[1] + v[2]),
+    ];
+    for (text, item, kept) in cases {
+        let law = Expression::parse(text).unwrap().distribution().unwrap();
+        assert!((law.total() - 1.0).abs() < 1e-12, "{text}");
+        let mut brute = vec![0.0; TOP + 1];
+        for a in 0..=TOP {
+            for b in 0..=TOP {
+                for c in 0..=TOP {
+                    let mut v = [a, b, c];
+                    v.sort_unstable();
+                    let s = kept(v);
+                    if s <= TOP {
+                        brute[s] += item[a] * item[b] * item[c];
+                    }
+                }
+            }
+        }
+        for (s, q) in brute.iter().enumerate() {
+            let p = law.probability(&Outcome::Number(s as i64));
+            assert!(
+                (p - q).abs() < 1e-12,
+                "{text}: P({s}) exact {p}, enumerated {q}"
+            );
+        }
+    }
+    // The count of items above 10: binomial, with one item's chance from its law.
+    let p: f64 = 1.0 - four[..=10].iter().sum::<f64>();
+    let law = Expression::parse("{4d6!, 4d6!, 4d6!}>10")
+        .unwrap()
+        .distribution()
+        .unwrap();
+    for (j, choose) in [1.0, 3.0, 3.0, 1.0].into_iter().enumerate() {
+        let q = choose * p.powi(j as i32) * (1.0 - p).powi(3 - j as i32);
+        let got = law.probability(&Outcome::Number(j as i64));
+        assert!((got - q).abs() < 1e-12, "P({j}) exact {got}, binomial {q}");
+    }
+}

@@ -122,6 +122,8 @@ fn costly_combinations_are_refused_by_their_estimate() {
         "1d1000*1d1000*1d1000",
         "1d1000*1d1000/1d1000/1d1000/1d1000/1d1000",
         "(1d1000*1d1000)/(1d1000)/(1d1000)",
+        // Differing items, three kept: the sorted three best of five items' values.
+        "{1d100, 1d99, 1d98, 1d97, 1d96}kh3",
     ] {
         let err = Expression::parse(text).unwrap().distribution().unwrap_err();
         assert!(

@@ -51,6 +51,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: false,
     trailing_text: true,
+    any_comment: true,
     computed_rolls: false,
     computed_dice: false,
     degenerate_dice: true,

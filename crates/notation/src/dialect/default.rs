@@ -53,6 +53,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: false,
     line_comments: false,
     trailing_text: false,
+    any_comment: false,
     computed_rolls: true,
     computed_dice: true,
     degenerate_dice: false,

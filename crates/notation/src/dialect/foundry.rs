@@ -47,6 +47,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: true,
     trailing_text: false,
+    any_comment: false,
     computed_rolls: true,
     computed_dice: true,
     degenerate_dice: true,

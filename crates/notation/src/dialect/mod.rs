@@ -213,8 +213,9 @@ pub(crate) struct Syntax {
     pub(crate) streak: bool,
     /// `floor`, `ceil`, `round`, `abs` (and `trunc`, `sign` where listed in `functions`).
     pub(crate) functions: &'static [&'static str],
-    /// Functions the dialect has that give irrational or fractional values, refused with a
-    /// message.
+    /// Math functions whose values are mostly irrational (`sqrt`, `exp`, `log`, `sin`,
+    /// `cos`, `tan`): exact where the value is rational (`sqrt(16)`, `cos(0)`), else refused
+    /// with a message naming it irrational.
     pub(crate) refused_functions: &'static [&'static str],
     pub(crate) division: Division,
     /// `//`: division rounding toward −∞ (Avrae d20).
@@ -236,6 +237,12 @@ pub(crate) struct Syntax {
     /// Any text after a complete expression is a comment (Roll20's "Roll for
     /// initiative", Avrae d20 with comments).
     pub(crate) trailing_text: bool,
+    /// Avrae d20's comments (`allow_comments`): any text after a complete expression is a
+    /// comment, with or without a space before it (`1d20+5 # attack`, `1d20+5#x`), unless
+    /// it begins with what d20 reads as an operator or a closing bracket (`+`, `-`, `/`,
+    /// `%`, `<`, `>`, `,`, `)`); an expression whose parse fails right after a `*` is read
+    /// without that `*`, the rest a comment (`1d20 **bold**`).
+    pub(crate) any_comment: bool,
     /// Counts and sides written as a parenthesized constant expression, `(1+1)d6`.
     pub(crate) computed_dice: bool,
     /// Counts and sides rolled in parentheses, `(1d4)d8`, `2d(1d4+2)` (with

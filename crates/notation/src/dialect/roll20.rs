@@ -44,6 +44,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: false,
     trailing_text: true,
+    any_comment: false,
     computed_rolls: true,
     computed_dice: true,
     degenerate_dice: true,

@@ -46,6 +46,7 @@ pub(crate) const SYNTAX: Syntax = Syntax {
     labels: true,
     line_comments: true,
     trailing_text: false,
+    any_comment: false,
     computed_rolls: false,
     computed_dice: true,
     degenerate_dice: true,
