@@ -1,12 +1,16 @@
 //! # dice-robots-and-rapiers
 //!
-//! *Robots & Rapiers* (rulebook `seeds/robots-and-rapiers.txt`; digest and rulings
-//! `rules/robots-and-rapiers.md`) on [`dice_core`]: Tests (a pool of d10s against an
-//! attribute), opposition and Difficulty, the ledger of what successes buy, Saving Throws
-//! with malfunctions and shutdown, extended conflicts (turn order, Action Points, ambush)
-//! and combat — each with a pure form that takes dice already rolled, a roll path that takes
-//! the caller's RNG, and, where it is a chance, its exact distribution through
-//! [`dice_core::Exact`].
+//! *Robots & Rapiers* on [`dice_core`]: Tests (a pool of d10s against an attribute), opposition
+//! and Difficulty, the ledger of what successes buy, Saving Throws with malfunctions and
+//! shutdown, extended conflicts (turn order, Action Points, ambush) and combat — each with a
+//! pure form that takes dice already rolled, a roll path that takes the caller's RNG, and,
+//! where it is a chance, its exact distribution through [`dice_core::Exact`].
+//!
+//! The rulebook is *Robots & Rapiers*, a playtest draft (no edition, revision or publisher
+//! stated). Line numbers (`L187–189`) are those of its text, and the ids A1…A54 (rulings) and
+//! E… (worked examples) those of the project's rule digest; the project keeps both as reference
+//! copies (`seeds/robots-and-rapiers.txt`, `rules/robots-and-rapiers.md`), not shipped in this
+//! repository. The repository's `docs/robots-and-rapiers.md` names the rulebook in full.
 //!
 //! ```
 //! use dice_core::{Exact, Roll};

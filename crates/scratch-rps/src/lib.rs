@@ -1,10 +1,15 @@
 //! # dice-scratch-rps
 //!
-//! Scratch RPS (the RPGnet "Scratch: Basic Rules", rulebook `seeds/scratch-rps.txt`) on
-//! dice-core: a d20 plus an ability level against a difficulty, a natural 20 always
-//! succeeds, defense, toughness and hit points, initiative, every basic action and ability,
-//! and character creation by character points. Every chance has a roll path taking the
+//! Scratch RPS on dice-core: a d20 plus an ability level against a difficulty, a natural 20
+//! always succeeds, defense, toughness and hit points, initiative, every basic action and
+//! ability, and character creation by character points. Every chance has a roll path taking the
 //! caller's RNG, a pure form taking the dice already rolled, and an exact law.
+//!
+//! The rulebook is *Scratch:Basic Rules*, a page of the RPGnet wiki (revision of 08:07, 7 April
+//! 2011, by SerpLord). Line numbers (`L141`) are those of its text, and the ids SC-R…, SC-A…,
+//! SC-E… those of the project's rule digest; the project keeps both as reference copies
+//! (`seeds/scratch-rps.txt`, `rules/small-systems.md` section 4), not shipped in this
+//! repository. The repository's `docs/scratch-rps.md` names the rulebook in full.
 //!
 //! ```
 //! use dice_scratch_rps::{Ability, Attack, AttackKind, Character, Rules};
@@ -28,7 +33,7 @@
 //!
 //! ## Rules and where they live
 //!
-//! Digest ids are those of `rules/small-systems.md` section 4; `L…` are rulebook lines.
+//! Digest ids are those of the rule digest; `L…` are rulebook lines (see above).
 //!
 //! | rule | lines | item |
 //! |---|---|---|

@@ -1,12 +1,16 @@
 //! # dice-shapers-and-bots
 //!
-//! *Shapers and Bots* (rulebook `seeds/shapers-and-bots.txt`; digest and rulings
-//! `rules/small-systems.md`, section 1) on [`dice_core`]: the level ladder, challenge rolls
-//! with their three outcomes, contests, flukes, characteristics, species and bots, character
-//! creation with its checks, combat, hit points and damage streaks, and whole fights
-//! ([`FightEncounter`]) — each with a pure form
-//! that takes dice already rolled, a roll path that takes the caller's RNG, and, where it is
-//! a chance, its exact distribution through [`dice_core::Exact`].
+//! *Shapers and Bots* on [`dice_core`]: the level ladder, challenge rolls with their three
+//! outcomes, contests, flukes, characteristics, species and bots, character creation with its
+//! checks, combat, hit points and damage streaks, and whole fights ([`FightEncounter`]) — each
+//! with a pure form that takes dice already rolled, a roll path that takes the caller's RNG,
+//! and, where it is a chance, its exact distribution through [`dice_core::Exact`].
+//!
+//! The rulebook is *Shapers and Bots*, a web page (no edition or revision stated). Line numbers
+//! (`L83–92`) are those of its text, and the ids SB-R…, SB-A…, SB-E… those of the project's
+//! rule digest; the project keeps both as reference copies (`seeds/shapers-and-bots.txt`,
+//! `rules/small-systems.md` section 1), not shipped in this repository. The repository's
+//! `docs/shapers-and-bots.md` names the rulebook in full.
 //!
 //! ```
 //! use dice_core::{Exact, Roll};

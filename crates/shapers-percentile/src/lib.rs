@@ -2,11 +2,17 @@
 //!
 //! The combat chapter of *Shapers* (a d100 roll-under game; not *Shapers and Bots*), built on
 //! [`dice_core`]: the d100 test against `TN = 50 + attribute + aptitude + modifiers` with its
-//! signed margin, opposed tests, the optional passive defence, counter-attacks, initiative
-//! with roll-offs, movement and free actions, the melee and ranged modifier tables as data,
-//! outnumbering, damage, dreamscapes and hit locations — each with a pure form that takes
-//! dice already rolled, a roll path that takes the caller's RNG, and, where it is a chance,
-//! its exact law ([`dice_core::Exact`]).
+//! signed margin, opposed tests, the optional passive defence, counter-attacks, initiative with
+//! roll-offs, movement and free actions, the melee and ranged modifier tables as data,
+//! outnumbering, damage, dreamscapes and hit locations — each with a pure form that takes dice
+//! already rolled, a roll path that takes the caller's RNG, and, where it is a chance, its
+//! exact law ([`dice_core::Exact`]).
+//!
+//! The rulebook is the combat chapter of *Shapers* (no edition, revision or publisher stated).
+//! Line numbers (`L40`) are those of its text, and the ids PC-R…, PC-A…, PC-E… those of the
+//! project's rule digest; the project keeps both as reference copies
+//! (`seeds/shapers-percentile-combat.txt`, `rules/small-systems.md` section 3), not shipped in
+//! this repository. The repository's `docs/shapers-percentile.md` names the rulebook in full.
 //!
 //! ```
 //! use dice_core::{Exact, Roll};
@@ -47,8 +53,8 @@
 //!
 //! ## The rules and where they live
 //!
-//! Rule ids are those of the digest (`rules/small-systems.md`, section 3); line numbers
-//! `L…` are those of `seeds/shapers-percentile-combat.txt`.
+//! Rule ids are those of the rule digest and line numbers `L…` those of the rulebook text
+//! (see above).
 //!
 //! | rule | lines | item |
 //! |---|---|---|

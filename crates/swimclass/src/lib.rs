@@ -1,13 +1,18 @@
 //! # dice-swimclass
 //!
-//! *Project Swimclass* (rulebook `seeds/swimclass.txt`; digest and rulings
-//! `rules/small-systems.md`, section 2) on [`dice_core`]: skills with ranks, defaults and
-//! synergy; the task roll of rank d6 against a difficulty with progress over rounds and
-//! criticals; opposed rolls and combat with die-against-die blocking; HP, recovery and
-//! stabilization; implements and artifacts with their value and the rulebook's catalogue;
-//! skill advancement; combining, aid, windup, straining, pushing and initiative; crafting,
-//! traits and magic. Every chance has a pure form that takes dice already rolled, a roll path
-//! that takes the caller's RNG, and its exact distribution through [`dice_core::Exact`].
+//! *Project Swimclass* on [`dice_core`]: skills with ranks, defaults and synergy; the task roll
+//! of rank d6 against a difficulty with progress over rounds and criticals; opposed rolls and
+//! combat with die-against-die blocking; HP, recovery and stabilization; implements and
+//! artifacts with their value and the rulebook's catalogue; skill advancement; combining, aid,
+//! windup, straining, pushing and initiative; crafting, traits and magic. Every chance has a
+//! pure form that takes dice already rolled, a roll path that takes the caller's RNG, and its
+//! exact distribution through [`dice_core::Exact`].
+//!
+//! The rulebook is *Project Swimclass* (no edition, revision or publisher stated). Line numbers
+//! (`L290–L294`) are those of its text, and the ids SW-R…, SW-A…, SW-E… those of the project's
+//! rule digest; the project keeps both as reference copies (`seeds/swimclass.txt`,
+//! `rules/small-systems.md` section 2), not shipped in this repository. The repository's
+//! `docs/swimclass.md` names the rulebook in full.
 //!
 //! ```
 //! use dice_core::{Exact, Roll};

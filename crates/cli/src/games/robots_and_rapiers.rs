@@ -45,8 +45,8 @@ pub struct Args {
 pub enum RollKind {
     /// A Test: d10s at or under a TN, less opposing successes and the Difficulty.
     #[command(long_about = "A Test: --dice d10s against \
---tn; each die at or under the TN succeeds (A1; a TN at or below 0 is impossible, at 10 or \
-more automatic, A7). An opposing roll (--opposing-dice d10s against --opposing-tn) and the \
+--tn; each die at or under the TN succeeds (a TN of 0 or below never succeeds, one of 10 \
+or more always does). An opposing roll (--opposing-dice d10s against --opposing-tn) and the \
 Difficulty (automatic opposing successes) cancel successes one for one; the opposing \
 roll's own Difficulty (--opposing-difficulty, e.g. a parrying weapon's) cancels its \
 successes first. Net 1 or more accomplishes the action; net 0 is a tie; below 0 the \
@@ -58,7 +58,7 @@ it does nothing, the attribute being unusable.")]
 the attribute increased or decreased by modifiers (--modifier, repeatable; --exert for +1, \
 once, and nothing when the TN is 0 or below: Total Failure is certain there). \
 3 successes: Total Success, no effect. 1 or 2: Partial Failure, 2 attribute points lost per \
-failed die. 0: Total Failure, the full effect and 6 points lost (A8). --current gives \
+failed die. 0: Total Failure, the full effect and 6 points lost. --current gives \
 the value of the attribute that loses the points, to show what is left: at 0 or less the \
 full effect applies and the attribute cannot be used.")]
     Save(SaveArgs),

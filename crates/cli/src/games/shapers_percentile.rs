@@ -48,10 +48,11 @@ never hits, and a successful one hits unless the defender succeeds with a margin
 high; in melee, losing by 30 or more gives the defender a counter-attack \
 at +1 damage per 10 of the loss), or the optional passive defence (--passive N, deducted from \
 the attacker's margin). A hit does +1 damage per 10 points of the (net) margin.\n\n\
-With --weapon N, the damage a hit deals (L69–73): weapon + Physical Strength (--strength; \
+With --weapon N, the damage a hit deals: weapon + Physical Strength (--strength; \
 Physical Agility, --agility, for ranged attacks other than throwing) + the margin's bonus + \
 the outnumbering bonus (--outnumbering) − the victim's armour (--armour) and Fortitude \
-(--fortitude; skipped under --rule lethal=true), at least 0 (PC-A10). --odds then adds the \
+(--fortitude; skipped under --rule lethal=true), at least 0 (negative damage allowed \
+with --rule clamp_damage_at_zero=false). --odds then adds the \
 damage of each hit and the expected damage.",
         after_help = "Examples:\n  dice shapers-percentile attack --attribute 12 --aptitude 30 --odds\n  dice shapers-percentile attack --attribute 12 --aptitude 30 --weapon 6 --strength 12 --armour 2 --fortitude 5 --odds"
     )]

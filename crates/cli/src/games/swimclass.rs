@@ -64,9 +64,8 @@ the progress for an all-or-nothing task); a roll that did not succeed has a crit
 for each natural 1 after the first. The skill advances when the roll succeeded, could \
 have failed, and every skill die succeeded showing 4 or more.\n\n\
 --strain rolls a skill of rank 2 or more once at double rank, the skill reduced afterwards \
-(L87–89; SW-A9: by one rank unless --rule strain says otherwise). --push N pushes a task of \
-difficulty 3 or less: difficulty × N, and each success counts N toward the progress (L91–93; \
-SW-A10).")]
+(by one rank; to rank 1 with --rule strain=to_one). --push N pushes a task of \
+difficulty 3 or less: difficulty × N, and each success counts N toward the progress.")]
     Task(TaskArgs),
     /// An attack: attack dice against defense dice, blocked die against die.
     #[command(long_about = "A combat attack or opposed roll: the \
