@@ -1,11 +1,13 @@
 //! `dice scratch-rps`: the d20 roll and the attack of *Scratch RPS* (crate dice-scratch-rps),
 //! under the project's rulings (`Rules::default()`) unless `--rule` changes one.
 
+use dice_core::{Dist, Exact, Rng, Roll};
+use dice_scratch_rps::attack::BLASTING_TARGETS;
 use dice_scratch_rps::roll::D20;
 use dice_scratch_rps::support::{HURRY_DIFFICULTY, vehicle_roll};
 use dice_scratch_rps::{
-    Ability, Attack, AttackKind, Character, D20Roll, FightEnd, Health, HurryRoll, Outcome, Party,
-    Rules, Scene, Vehicle,
+    Ability, Attack, AttackKind, AttackResult, Attacks, Character, D20Roll, FightEnd, Health,
+    HurryRoll, Outcome, Party, Rules, Scene, Vehicle,
 };
 use serde_json::{Value, json};
 
@@ -55,6 +57,24 @@ knockout 4 (2 when the attacker is injured), hold and catch none; a natural 20 a
 5 in all)."
     )]
     Attack(AttackArgs),
+    /// An action of several attacks: fighting's two basic attacks, wrestling's basic attack
+    /// and hold, blasting's separate targets.
+    #[command(
+        long_about = "An action that makes several attacks, each its own d20 roll: \
+fighting (a healthy attacker makes two basic attacks, his fighting level added to each), \
+wrestling (a healthy attacker makes a basic attack and a hold, his wrestling level added to \
+both), blasting (one long-range attack at each of up to three separate targets, 1 damage \
+each; an injured blaster delays himself). A natural 20 hits whatever the total and a \
+damaging hit then does 1 more.\n\n\
+--defense once sets every attack's difficulty; repeated, it sets them in order (fighting's \
+first and second attack, wrestling's basic attack then hold, blasting's targets). Blasting \
+attacks three targets unless --targets says fewer, or one per --defense given. \
+Rolls by default; --odds gives the exact odds of every attack's result together, with the \
+total damage; --monte-carlo estimates them; --total gives the law of the total damage \
+alone, a number (mean, quantiles, P(at least N)).",
+        after_help = "Examples:\n  dice scratch-rps action --kind fighting --level 4 --defense 13 --odds\n  dice scratch-rps action --kind wrestling --level 2 --defense 13 --seed 3\n  dice scratch-rps action --kind blasting --level 2 --defense 11 --defense 12 --defense 13 --odds"
+    )]
+    Action(ActionArgs),
     /// A whole fight from a scene file: play it, or its exact odds of who is left standing.
     #[command(
         long_about = "A whole fight from a scene file (TOML, or JSON by extension): the \
@@ -268,6 +288,65 @@ impl From<Kind> for AttackKind {
     }
 }
 
+/// The actions that make several attacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ActionKind {
+    /// Two basic attacks with fighting, by a healthy attacker.
+    Fighting,
+    /// A basic attack and a hold with wrestling, by a healthy attacker.
+    Wrestling,
+    /// One blasting attack at each of up to three separate targets.
+    Blasting,
+}
+
+impl ActionKind {
+    /// The ability rolled with.
+    fn ability(self) -> Ability {
+        match self {
+            ActionKind::Fighting => Ability::Fighting,
+            ActionKind::Wrestling => Ability::Wrestling,
+            ActionKind::Blasting => Ability::Blasting,
+        }
+    }
+}
+
+/// `action`.
+#[derive(Debug, clap::Args)]
+pub struct ActionArgs {
+    /// The action: fighting, wrestling or blasting.
+    #[arg(long, value_enum)]
+    pub kind: ActionKind,
+    /// The attacker's level in that ability (1 or more).
+    #[arg(long, value_name = "N")]
+    pub level: u32,
+    /// The defense of the target: once for every attack, or repeated, one per attack in
+    /// order.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, required = true)]
+    pub defense: Vec<i64>,
+    /// Blasting: how many separate targets, 1 to 3 (default: 3 with one --defense, else one
+    /// per --defense).
+    #[arg(long, value_name = "N")]
+    pub targets: Option<usize>,
+    /// Situational modifiers added to every attack roll (engage +2, take cover −2 …).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
+    pub modifier: i64,
+    /// The attacker is injured: blasting delays him; fighting and wrestling then allow only
+    /// one attack (use `attack`).
+    #[arg(long)]
+    pub injured: bool,
+    /// With --odds or --monte-carlo: the law of the total damage alone (a number: mean,
+    /// quantiles, P(≥ N)) instead of every attack's result.
+    #[arg(long)]
+    pub total: bool,
+    #[command(flatten)]
+    pub odds: OddsFlag,
+}
+
 fn ability(s: &str) -> Result<Ability, String> {
     s.parse::<Ability>().map_err(|e| e.to_string())
 }
@@ -309,6 +388,7 @@ pub fn run(args: Args, ctx: &Ctx) -> Result<Report, CliError> {
     match args.roll {
         RollKind::Roll(a) => d20_roll(a, &rules, ctx),
         RollKind::Attack(a) => attack(a, &rules, ctx),
+        RollKind::Action(a) => action(&a, &rules, ctx),
         RollKind::Fight(a) => fight(&a, rules, ctx),
         RollKind::Heal(a) => heal(&a, &rules, ctx),
         RollKind::Vehicle(a) => vehicle(&a, &rules, ctx),
@@ -678,5 +758,350 @@ fn attack(a: AttackArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
             .field("total", d20.total(natural)?)
             .field("outcome", outcome_key(result.outcome))
             .field("damage", result.damage),
+    ))
+}
+
+/// Every attack's result of one action, in the order the attacks are rolled.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct ActionResult(pub Vec<AttackResult>);
+
+impl std::fmt::Display for ActionResult {
+    /// The attacks' results separated by `; `: `hit, 1 damage; miss`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, r) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The attacks of one action rolled together, each with its own d20: the outcome is every
+/// attack's result, the exact law the joint of the attacks' own laws (they are independent
+/// rolls), so that each target's result stays visible where [`Attacks`] sums the damage.
+#[derive(Clone, Debug)]
+struct ActionRolls<'a>(&'a [Attack]);
+
+impl Roll for ActionRolls<'_> {
+    type Outcome = ActionResult;
+
+    fn roll<R: Rng + ?Sized>(&self, rng: &mut R) -> ActionResult {
+        ActionResult(self.0.iter().map(|a| Roll::roll(a, rng)).collect())
+    }
+}
+
+impl Exact for ActionRolls<'_> {
+    fn distribution(&self) -> Result<Dist<ActionResult>, dice_core::Error> {
+        let mut law = Dist::certain(Vec::<AttackResult>::new());
+        for a in self.0 {
+            law = law.joint(&a.distribution()?).map(|(so_far, r)| {
+                let mut next = so_far.clone();
+                next.push(*r);
+                next
+            });
+        }
+        Ok(law.map(|v| ActionResult(v.clone())))
+    }
+}
+
+/// The attacks an action makes, with the ruling on each argument.
+fn action_attacks(a: &ActionArgs, rules: &Rules) -> Result<Vec<Attack>, CliError> {
+    let (kinds, name): (Vec<AttackKind>, &str) = match a.kind {
+        ActionKind::Fighting => (
+            vec![AttackKind::BasicAttack, AttackKind::BasicAttack],
+            "fighting's two basic attacks",
+        ),
+        ActionKind::Wrestling => (
+            vec![AttackKind::BasicAttack, AttackKind::Hold],
+            "wrestling's basic attack and hold",
+        ),
+        ActionKind::Blasting => {
+            let n = match (a.targets, a.defense.len()) {
+                (Some(n), _) => n,
+                (None, 1) => BLASTING_TARGETS,
+                (None, given) => given,
+            };
+            if n == 0 || n > BLASTING_TARGETS {
+                return Err(CliError::bad_input(format_args!(
+                    "blasting attacks 1 to {BLASTING_TARGETS} separate targets, each once, not {n}"
+                )));
+            }
+            (vec![AttackKind::Blasting; n], "blasting")
+        }
+    };
+    if a.kind != ActionKind::Blasting {
+        if a.targets.is_some() {
+            return Err(CliError::bad_input(format_args!(
+                "--targets is for blasting; {name} take one --defense for both or one each"
+            )));
+        }
+        if a.injured {
+            return Err(CliError::bad_input(format_args!(
+                "{name} as one action need a healthy attacker; an injured one makes a single \
+                 attack: dice scratch-rps attack --kind basic-attack --ability {} --level {} \
+                 --injured{}",
+                a.kind.ability().name(),
+                a.level,
+                if a.kind == ActionKind::Wrestling {
+                    " (or --kind hold)"
+                } else {
+                    ""
+                }
+            )));
+        }
+    }
+    let defenses: Vec<i64> = match a.defense.as_slice() {
+        [one] => vec![*one; kinds.len()],
+        many if many.len() == kinds.len() => many.to_vec(),
+        many => {
+            return Err(CliError::bad_input(format_args!(
+                "{name}: {} attacks, {} --defense given: give one for every attack or one per \
+                 attack",
+                kinds.len(),
+                many.len()
+            )));
+        }
+    };
+    let health = if a.injured {
+        Health::Injured
+    } else {
+        Health::Healthy
+    };
+    kinds
+        .into_iter()
+        .zip(defenses)
+        .map(|(kind, defense)| {
+            Ok(
+                Attack::new(kind, Some((a.kind.ability(), a.level)), defense, rules)?
+                    .with_modifier(a.modifier)?
+                    .with_attacker(health)?,
+            )
+        })
+        .collect()
+}
+
+/// One attack's result in a word: `miss`, `hit`, `natural 20`.
+fn result_word(r: &AttackResult) -> &'static str {
+    match r.outcome {
+        Outcome::Failure => "miss",
+        Outcome::Success => "hit",
+        Outcome::AutomaticSuccess => "natural 20",
+    }
+}
+
+/// The row of one joint result: `attack hit, hold miss: 1 damage` (key
+/// `attack_hit_and_hold_miss`), with each attack's result and the total damage in the JSON.
+fn action_row(kinds: &[AttackKind], wrestling: bool, r: &ActionResult, p: f64) -> Row {
+    let prefix = |k: AttackKind| match (wrestling, k) {
+        (true, AttackKind::Hold) => "hold ",
+        (true, _) => "attack ",
+        _ => "",
+    };
+    let words: Vec<String> = kinds
+        .iter()
+        .zip(&r.0)
+        .map(|(&k, x)| format!("{}{}", prefix(k), result_word(x)))
+        .collect();
+    let damage: u32 = r.0.iter().map(|x| x.damage).sum();
+    let held = kinds
+        .iter()
+        .zip(&r.0)
+        .any(|(&k, x)| k.delays_target() && x.hit());
+    let text = format!(
+        "{}: {damage} damage{}",
+        words.join(", "),
+        if held { ", target delayed" } else { "" }
+    );
+    let key = words
+        .iter()
+        .map(|w| snake(w))
+        .collect::<Vec<_>>()
+        .join("_and_");
+    let attacks: Vec<Value> =
+        r.0.iter()
+            .map(|x| json!({ "outcome": outcome_key(x.outcome), "damage": x.damage }))
+            .collect();
+    Row::new(Label::named(&key, text), p)
+        .with("damage", damage)
+        .with("attacks", attacks)
+}
+
+/// What the `i`th attack's hit means, for the headline probabilities.
+fn attack_hits(kind: ActionKind, i: usize, count: usize) -> String {
+    let nth = ["first", "second", "third"]
+        .get(i)
+        .copied()
+        .unwrap_or("next");
+    match kind {
+        ActionKind::Fighting => format!("the {nth} basic attack hits"),
+        ActionKind::Wrestling if i == 0 => "the basic attack hits".to_owned(),
+        ActionKind::Wrestling => "the hold succeeds: the target is delayed".to_owned(),
+        ActionKind::Blasting if count == 1 => "the target is hit".to_owned(),
+        ActionKind::Blasting => format!("the {nth} target is hit"),
+    }
+}
+
+/// `dice scratch-rps action`: fighting's two basic attacks, wrestling's basic attack and
+/// hold, blasting's separate targets: rolled, or the law of every attack's result together.
+fn action(a: &ActionArgs, rules: &Rules, ctx: &Ctx) -> Result<Report, CliError> {
+    let cmd = "scratch-rps action";
+    let list = action_attacks(a, rules)?;
+    let attacks = Attacks::new(list.clone())?;
+    let kinds: Vec<AttackKind> = list.iter().map(Attack::kind).collect();
+    let wrestling = a.kind == ActionKind::Wrestling;
+    let what = match a.kind {
+        ActionKind::Fighting => "two basic attacks".to_owned(),
+        ActionKind::Wrestling => "a basic attack and a hold".to_owned(),
+        ActionKind::Blasting if list.len() == 1 => "one target".to_owned(),
+        ActionKind::Blasting => format!(
+            "{} separate targets",
+            ["", "one", "two", "three"]
+                .get(list.len())
+                .copied()
+                .unwrap_or("several")
+        ),
+    };
+    let title = format!(
+        "{} {}, {what} as one action: {attacks}",
+        a.kind.ability().name(),
+        a.level
+    );
+    let defenses: Vec<i64> = list.iter().map(|x| x.d20().difficulty()).collect();
+    let inputs = json!({
+        "kind": snake(a.kind.ability().name()),
+        "level": a.level,
+        "defenses": defenses,
+        "attacks": list.len(),
+        "modifier": a.modifier,
+        "injured": a.injured,
+    });
+    let delays = list.iter().any(Attack::delays_attacker);
+    const DELAYED: &str = "the injured blaster delays himself until the end of his next turn";
+    if a.odds.wanted() && a.total {
+        let report = super::numeric_mechanic(
+            cmd,
+            format!("{title}: total damage"),
+            &attacks,
+            &a.odds,
+            ctx,
+            vec![("action", inputs)],
+            |o, d| {
+                o.summary(
+                    "p_damage",
+                    "at least 1 damage",
+                    d.probability_where(|&x| x > 0),
+                )
+            },
+        )?;
+        return Ok(match report {
+            Report::Odds(o) if delays => Report::Odds(o.footnote(DELAYED)),
+            other => other,
+        });
+    }
+    if a.odds.wanted() {
+        let mechanic = ActionRolls(&list);
+        let law = a.odds.law(&mechanic, ctx)?;
+        let dist = &law.dist;
+        let damage_law: Dist<u32> = if law.run.is_some() {
+            dist.map(|r| r.0.iter().map(|x| x.damage).sum())
+        } else {
+            attacks.distribution()?
+        };
+        let mut o = law.decorate(
+            OddsReport::new(cmd, title).named(dist, |r, p| action_row(&kinds, wrestling, r, p)),
+        );
+        o = o.summary(
+            "p_damage",
+            "at least 1 damage",
+            damage_law.probability_where(|&d| d > 0),
+        );
+        for (i, attack) in list.iter().enumerate() {
+            let p = if law.run.is_some() {
+                dist.probability_where(|r| r.0.get(i).is_some_and(AttackResult::hit))
+            } else {
+                attack.hit_chance()
+            };
+            o = o.summary(
+                &format!("p_hit_{}", i + 1),
+                attack_hits(a.kind, i, list.len()),
+                p,
+            );
+        }
+        o = o.summary(
+            "p_all_hit",
+            "every attack hits",
+            dist.probability_where(|r| r.0.iter().all(AttackResult::hit)),
+        );
+        let expected = damage_law.mean();
+        let by_damage: Vec<String> = damage_law
+            .iter()
+            .map(|(d, p)| format!("{d}: {:.4}%", p * 100.0))
+            .collect();
+        let damage_json: Vec<Value> = damage_law
+            .iter()
+            .map(|(d, p)| json!({ "damage": d, "probability": p }))
+            .collect();
+        o = o
+            .footnote(format!("total damage {}", by_damage.join(", ")))
+            .footnote(format!("expected damage {expected:.4}"))
+            .field("expected_damage", expected)
+            .field("damage_distribution", damage_json)
+            .field("action", inputs);
+        if delays {
+            o = o.footnote(DELAYED);
+        }
+        return Ok(Report::Odds(o));
+    }
+    let seed = ctx.seed();
+    let mut rng = seed.rng();
+    let naturals: Vec<u32> = list.iter().map(|_| D20.roll_face(&mut rng)).collect();
+    let results = attacks.results(&naturals)?;
+    let damage = attacks.resolve(&naturals)?;
+    let mut report = RollReport::new(cmd, seed).line(title);
+    let mut rolled = Vec::with_capacity(list.len());
+    for ((attack, &natural), r) in list.iter().zip(&naturals).zip(&results) {
+        let d20 = attack.d20();
+        let total = d20.total(natural)?;
+        let said = if attack.damage_on_success() == 0 {
+            result_word(r).to_owned()
+        } else {
+            r.to_string()
+        };
+        report = report.line(format!(
+            "{}: d20 {natural}{} = {total} vs {}: {said}",
+            attack.kind(),
+            signed(d20.total_modifier()),
+            d20.difficulty()
+        ));
+        rolled.push(json!({
+            "kind": snake(&attack.kind().to_string()),
+            "defense": d20.difficulty(),
+            "natural": natural,
+            "total": total,
+            "outcome": outcome_key(r.outcome),
+            "damage": r.damage,
+        }));
+    }
+    report = report.line(format!("total damage {damage}"));
+    if kinds
+        .iter()
+        .zip(&results)
+        .any(|(k, r)| k.delays_target() && r.hit())
+    {
+        report = report.line("the hold delays the target until the end of its next turn");
+    }
+    if delays {
+        report = report.line(DELAYED);
+    }
+    Ok(Report::Roll(
+        report
+            .field("action", inputs)
+            .field("attacks", rolled)
+            .field("damage", damage),
     ))
 }
