@@ -51,7 +51,8 @@ pub struct RollArgs {
 chance of at least that much, and a bar chart; then the mean and standard deviation. A `vs` \
 comparison gives the chances of below / equal / above.\n\n\
 Exact odds are computed, not sampled. Expressions too costly to compute exactly (huge \
-products, keep/drop on exploding dice that are also rerolled) are refused with a message: simulate them with \
+products, keep/drop on exploding dice that are also rerolled once (4d6ro1!kh3) or rerolled \
+and penetrating (4d6r1!pkh3); 4d6r1!kh3 and 4d6!pkh3 are exact) are refused with a message: simulate them with \
 --monte-carlo, which rolls --trials times from --seed and gives each outcome a 95% \
 confidence interval (Wilson). Runs over a second show a progress bar on stderr.",
     after_help = "Examples:\n  dice odds 4d6kh3\n  dice odds '1d20+5 vs 15'\n  dice odds '5d6!kh3' --monte-carlo --trials 200000 --seed 1\n  dice odds 2d6 --json"
@@ -190,6 +191,10 @@ pub fn odds(args: OddsArgs, ctx: &Ctx) -> Result<Report, CliError> {
             let mut items = Vec::with_capacity(each.len());
             for e in &each {
                 items.push((e.to_string(), one_odds(e, &args, ctx)?));
+                let stopped = crate::progress::interrupted();
+                if crate::sweep::stop_comparing(&mut items, stopped, each.len()) {
+                    break;
+                }
             }
             return Ok(Report::Compare(crate::report::CompareReport {
                 command: "odds".to_owned(),

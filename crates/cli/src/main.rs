@@ -2,8 +2,8 @@
 //!
 //! `dice roll EXPR`, `dice odds EXPR [--monte-carlo]`, and one subcommand per game
 //! (`dice shapers-and-bots challenge --skill high --task awesome [--odds]`, …). `--json`
-//! prints one JSON object; `--seed N` replays a roll. Exit codes: 0 ok, 2 bad input, 1
-//! anything else. Every command, its output and its JSON schema: `docs/cli.md`.
+//! prints one JSON object; `--seed N` replays a roll. Exit codes: 0 ok, 2 bad input, 130
+//! a Monte Carlo run stopped by Ctrl-C (what it had done still printed), 1 anything else. Every command, its output and its JSON schema: `docs/cli.md`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -40,7 +40,8 @@ confidence intervals. Each game of the dicepool workspace has its own subcommand
 the game's terms and rolls its core mechanics, or gives their exact odds with --odds.\n\n\
 Every roll reports its seed; --seed N replays it exactly. --json prints one JSON object \
 instead of text (schemas in docs/cli.md).\n\n\
-Exit codes: 0 success, 2 bad input (with a one-line message), 1 anything else.",
+Exit codes: 0 success, 2 bad input (with a one-line message), 130 a Monte Carlo run \
+stopped by Ctrl-C (the trials done are still reported), 1 anything else.",
     after_help = "Examples:\n  dice roll 4d6kh3\n  dice odds 2d6+3\n  dice odds '1d20+5 vs 15' --json\n  dice shapers-and-bots challenge --skill high --task awesome --odds\n  dice swimclass task --rank 3 --difficulty 4 --odds\n  dice robots-and-rapiers save --tn 5\n\nRun `dice help <COMMAND>` for a command's own terms."
 )]
 struct Cli {
@@ -79,7 +80,7 @@ struct Cli {
     plot: Option<std::path::PathBuf>,
     /// Run only shard I of N of a Monte Carlo run (needs --seed) and print its counts as
     /// JSON, for `dice merge` to add up: the merged result is exactly one run's.
-    #[arg(long, global = true, value_name = "I/N", value_parser = mc::parse_shard, requires = "seed", display_order = 105)]
+    #[arg(long, global = true, value_name = "I/N", value_parser = mc::parse_shard, display_order = 105)]
     shard: Option<mc::Shard>,
     /// Seed the dice, to replay a roll or a Monte Carlo run exactly (default: a fresh seed,
     /// which is printed).
@@ -119,13 +120,20 @@ for zsh `dice completions zsh > ~/.zfunc/_dice` (with ~/.zfunc in fpath), for fi
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page of dice (roff, for man), generated from its definition.
+    /// Print the manual page of dice (roff, for man), or write every page with --dir.
     #[command(
         long_about = "Print the manual page of dice in roff, generated from its definition: \
-`dice manpage > dice.1 && man ./dice.1`, or install it as man1/dice.1.",
-        after_help = "Example:\n  dice manpage"
+`dice manpage > dice.1 && man ./dice.1`. With --dir DIR, write into DIR the page of dice and \
+one page per subcommand, which the top page refers to (dice.1, dice-odds.1, \
+dice-swimclass-task.1, …), ready to install as man1/ or to read with `man -l DIR/dice-odds.1`.",
+        after_help = "Examples:\n  dice manpage > dice.1\n  dice manpage --dir man1"
     )]
-    Manpage,
+    Manpage {
+        /// Write dice.1 and a page per subcommand (dice-odds.1, …) into this folder (made
+        /// if missing) instead of printing the top page.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// What every command may use: the seed asked for, and the shard to run.
@@ -154,7 +162,7 @@ fn run(command: Command, ctx: &Ctx) -> Result<Report, CliError> {
         Command::Swimclass(a) => games::swimclass::run(a, ctx),
         Command::RobotsAndRapiers(a) => games::robots_and_rapiers::run(a, ctx),
         Command::Merge(a) => merge::run(&a),
-        Command::Completions { .. } | Command::Manpage => Err(CliError::Failure(
+        Command::Completions { .. } | Command::Manpage { .. } => Err(CliError::Failure(
             "completions and the manual page are printed before any report".to_owned(),
         )),
     }
@@ -198,7 +206,7 @@ fn main() {
             run(cli.command, &ctx)
         }),
     };
-    std::process::exit(code);
+    std::process::exit(progress::exit_code(code));
 }
 
 impl Ctx {
@@ -253,6 +261,23 @@ fn fail(e: &CliError) -> i32 {
     e.exit_code()
 }
 
+/// Writes the manual pages of dice and of every subcommand, nested ones too
+/// (`dice-swimclass-task.1`), into `dir`, making it if missing: every page the top page's
+/// list of subcommands refers to.
+///
+/// # Errors
+/// [`CliError::Failure`] when the folder or a page cannot be written.
+fn write_manpages(dir: &std::path::Path) -> Result<(), CliError> {
+    let failed = |e: std::io::Error| {
+        CliError::Failure(format!(
+            "cannot write the manual pages into {}: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    clap_mangen::generate_to(Cli::command(), dir).map_err(failed)
+}
+
 /// Runs `go` and prints its report in the form `cli` asks for.
 fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
     let output = if cli.json {
@@ -267,9 +292,17 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
             clap_complete::generate(*shell, &mut Cli::command(), "dice", &mut out);
             return print(&String::from_utf8_lossy(&out));
         }
-        Command::Manpage => {
+        Command::Manpage { dir: Some(dir) } => {
+            return match write_manpages(dir) {
+                Ok(()) => EXIT_OK,
+                Err(e) => fail(&e),
+            };
+        }
+        Command::Manpage { dir: None } => {
             let mut out = Vec::new();
-            if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut out) {
+            // As `--dir` writes it: no `help` subcommand, whose page would not exist.
+            let man = clap_mangen::Man::new(Cli::command().disable_help_subcommand(true));
+            if let Err(e) = man.render(&mut out) {
                 return fail(&CliError::Failure(format!(
                     "cannot write the manual page: {e}"
                 )));
@@ -280,6 +313,13 @@ fn finish(cli: Cli, go: impl FnOnce(Cli) -> Result<Report, CliError>) -> i32 {
     }
     let plot_to = cli.plot.clone();
     let shard = cli.shard;
+    // Checked here rather than by clap's `requires`, which misses a global option given
+    // on another level (`dice --seed 5 odds 3d6 --mc --shard 1/2`).
+    if shard.is_some() && cli.seed.is_none() {
+        return fail(&CliError::bad_input(
+            "--shard needs --seed: every shard must roll the same run",
+        ));
+    }
     match (go(cli), shard) {
         (Ok(_), Some(shard)) => {
             let runs = mc::take_recorded();

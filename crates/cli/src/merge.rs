@@ -49,6 +49,70 @@ pub fn without_shard(words: &[String]) -> Vec<String> {
     out
 }
 
+/// What defines the run a shard's command line makes: for each combination of its lists
+/// and ranges (one for a plain command), the command line as clap parsed it, printed, with
+/// the options that only shape the output (`--format`, `--json`, `--view`, `--plot`) and
+/// `--shard` cleared. The program's path (`dice` on the `PATH` or `/opt/bin/dice`) is no
+/// part of it, and neither is how the options were written: in any order, `--seed=1` or
+/// `--seed 1`, `--mc` or `--monte-carlo`, a default given or left out.
+///
+/// ```text
+/// ["dice", "odds", "3d6", "--mc", "--seed", "1"] and
+/// ["/usr/bin/dice", "odds", "3d6", "--seed=1", "--monte-carlo"] → the same key
+/// ```
+///
+/// # Errors
+/// [`CliError::BadInput`] when the command line does not parse.
+pub fn run_key(argv: &[String]) -> Result<Vec<String>, CliError> {
+    use clap::Parser;
+    let varying = crate::sweep::varying(argv)?;
+    let cases: usize = varying.iter().map(|v| v.values.len()).product();
+    let mut picks = vec![0; varying.len()];
+    let mut key = Vec::with_capacity(cases);
+    for _ in 0..cases {
+        let line = crate::sweep::case(argv, &varying, &picks);
+        let mut cli = crate::Cli::try_parse_from(&line).map_err(|e| {
+            let text = e.to_string();
+            CliError::bad_input(format_args!(
+                "a shard's command line does not parse: {}",
+                text.lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("error: ")
+            ))
+        })?;
+        cli.format = None;
+        cli.json = false;
+        cli.view = None;
+        cli.plot = None;
+        cli.shard = None;
+        key.push(format!("{:?}", cli));
+        // The next combination, the last option varying fastest.
+        for (k, v) in varying.iter().enumerate().rev() {
+            picks[k] += 1;
+            if picks[k] < v.values.len() {
+                break;
+            }
+            picks[k] = 0;
+        }
+    }
+    Ok(key)
+}
+
+/// The words of a shard's `argv`, or an error naming the shard.
+fn words_of(name: &str, shard: &Value) -> Result<Vec<String>, CliError> {
+    let words: Option<Vec<String>> = shard["argv"]
+        .as_array()
+        .map(|a| a.iter().map(|w| w.as_str().map(str::to_owned)).collect())
+        .unwrap_or(None);
+    match words {
+        Some(w) if !w.is_empty() => Ok(w),
+        _ => Err(CliError::bad_input(format_args!(
+            "{name} carries no command line"
+        ))),
+    }
+}
+
 /// Reads the shards: each file holds one or more shard objects, one per line.
 fn read(files: &[PathBuf]) -> Result<Vec<(String, Value)>, CliError> {
     let mut out = Vec::new();
@@ -88,7 +152,11 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
     let Some((first_name, first)) = shards.first() else {
         return Err(CliError::bad_input("no shard to merge"));
     };
-    let argv = first["argv"].clone();
+    let argv = words_of(first_name, first)?;
+    // Shards made by one command line have the same words: parse each distinct one once.
+    let mut keys: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
+    let key = run_key(&argv)?;
+    keys.insert(argv.clone(), key.clone());
     let count = first["shard"]["count"].as_u64().unwrap_or(0);
     // The shards' indices seen so far: a set, so that a forged count costs no memory.
     let mut seen = std::collections::BTreeSet::new();
@@ -96,7 +164,17 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
     // runs[k]: outcome (as JSON text) → (outcome, count).
     let mut runs: Vec<BTreeMap<String, (Value, u64)>> = vec![BTreeMap::new(); runs_n];
     for (name, s) in shards {
-        if s["argv"] != argv || s["shard"]["count"].as_u64() != Some(count) {
+        let words = words_of(name, s)?;
+        let same_run = match keys.get(&words) {
+            Some(k) => *k == key,
+            None => {
+                let k = run_key(&words)?;
+                let same = k == key;
+                keys.insert(words, k);
+                same
+            }
+        };
+        if !same_run || s["shard"]["count"].as_u64() != Some(count) {
             return Err(CliError::bad_input(format_args!(
                 "{name} is a shard of another run than {first_name} (another command line or number of shards)"
             )));
@@ -154,15 +232,6 @@ pub fn add_up(shards: &[(String, Value)]) -> Result<(Vec<String>, Vec<Value>), C
             })
         })
         .collect();
-    let argv: Vec<String> = argv
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|w| w.as_str().map(str::to_owned))
-        .collect();
-    if argv.is_empty() {
-        return Err(CliError::bad_input("the shards carry no command line"));
-    }
     Ok((argv, merged))
 }
 
@@ -200,7 +269,7 @@ mod tests {
         let shard = |i: u64, counts: Value| {
             (
                 format!("s{i}"),
-                json!({"dice_shard": 1, "argv": ["dice", "odds"], "shard": {"index": i, "count": 2},
+                json!({"dice_shard": 1, "argv": ["dice", "odds", "3d6", "--mc", "--seed", "1"], "shard": {"index": i, "count": 2},
                        "runs": [{"seed": 1, "trials": 10, "chunk_size": 5, "counts": counts}]}),
             )
         };
@@ -214,10 +283,66 @@ mod tests {
 
     #[test]
     fn a_forged_shard_count_is_an_error_not_an_allocation() {
-        let s = json!({"dice_shard": 1, "argv": ["dice", "odds"],
+        let s = json!({"dice_shard": 1, "argv": ["dice", "odds", "3d6", "--mc", "--seed", "1"],
                        "shard": {"index": 1, "count": u64::MAX},
                        "runs": [{"seed": 1, "trials": 10, "chunk_size": 5, "counts": [[1, 10]]}]});
         let e = add_up(&[("s".to_owned(), s)]).unwrap_err();
         assert!(e.to_string().contains("shard 2/"), "{e}");
+    }
+
+    #[test]
+    fn the_run_is_what_the_options_say_not_how_they_were_written() {
+        let key = |s: &str| run_key(&words(s)).unwrap();
+        let base = key("dice odds 3d6 --mc --seed 1 --trials 3000");
+        // Another path to the program, the options in another order or spelling, a
+        // default written out, the output options: the same run.
+        for same in [
+            "/usr/local/bin/dice odds 3d6 --mc --seed 1 --trials 3000",
+            "./target/release/dice odds 3d6 --trials 3000 --seed 1 --mc",
+            "dice --seed=1 odds --monte-carlo 3d6 --trials=3000",
+            "dice odds 3d6 --mc --seed 1 --trials 3000 --view at-least --format csv",
+        ] {
+            assert_eq!(key(same), base, "{same}");
+        }
+        // What changes the numbers does not.
+        for other in [
+            "dice odds 3d6 --mc --seed 2 --trials 3000",
+            "dice odds 3d6 --mc --seed 1 --trials 3001",
+            "dice odds 3d6+1 --mc --seed 1 --trials 3000",
+            "dice odds 3d6 --mc --seed 1",
+        ] {
+            assert_ne!(key(other), base, "{other}");
+        }
+        // A sweep: one key per cell, whatever the order of the other options.
+        let sweep = key("dice swimclass task --rank 1..2 --difficulty 4 --mc --seed 2");
+        assert_eq!(sweep.len(), 2);
+        assert_eq!(
+            key("/bin/dice swimclass task --mc --difficulty=4 --seed 2 --rank 1..2"),
+            sweep
+        );
+        assert_ne!(
+            key("dice swimclass task --rank 1..3 --difficulty 4 --mc --seed 2"),
+            sweep
+        );
+        assert!(run_key(&words("dice odds --no-such-option")).is_err());
+    }
+
+    #[test]
+    fn shards_written_differently_merge_and_other_runs_do_not() {
+        let shard = |i: u64, argv: &str| {
+            (
+                format!("s{i}"),
+                json!({"dice_shard": 1, "argv": words(argv), "shard": {"index": i, "count": 2},
+                       "runs": [{"seed": 1, "trials": 10, "chunk_size": 5, "counts": [[3, 5]]}]}),
+            )
+        };
+        let a = shard(1, "dice odds 3d6 --mc --seed 1 --trials 10");
+        let b = shard(2, "/opt/dice/bin/dice odds 3d6 --trials 10 --seed 1 --mc");
+        let (argv, runs) = add_up(&[a.clone(), b]).unwrap();
+        assert_eq!(argv, words("dice odds 3d6 --mc --seed 1 --trials 10"));
+        assert_eq!(runs[0]["counts"], json!([[3, 10]]));
+        let c = shard(2, "dice odds 3d6 --mc --seed 2 --trials 10");
+        let e = add_up(&[a, c]).unwrap_err();
+        assert!(e.to_string().contains("another run"), "{e}");
     }
 }

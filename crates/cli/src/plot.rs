@@ -330,7 +330,8 @@ impl Chart {
         self.y0 + self.h - (v / self.y_max).clamp(0.0, 1.0) * self.h
     }
 
-    /// Category labels under `n` slots (every k-th when there are many).
+    /// Numeric outcomes' labels under `n` slots (every k-th when there are many; named
+    /// outcomes are drawn as [`category_chart`]s, every label shown).
     fn x_labels(&mut self, labels: &[String]) {
         let n = labels.len().max(1);
         let slot = self.w / n as f64;
@@ -393,8 +394,187 @@ fn title_of(title: &str, method: &Method) -> String {
     }
 }
 
+/// One series of a chart of named outcomes: its name, and per category its value and
+/// Monte Carlo interval (a value `None` draws no bar).
+struct Series {
+    name: String,
+    values: Vec<Option<f64>>,
+    intervals: Vec<Option<(f64, f64)>>,
+}
+
+/// Widest a category's label may be, in characters; a longer one is cut with `…` (its
+/// bar's tooltip keeps it whole).
+const MAX_LABEL: usize = 48;
+
+/// About how wide a character of the 12 px labels is, in pixels (DejaVu Sans averages a
+/// little over half an em).
+const LABEL_CHAR: f64 = 6.9;
+
+/// A label cut to [`MAX_LABEL`] characters.
+fn short_label(l: &str) -> String {
+    if l.chars().count() <= MAX_LABEL {
+        l.to_owned()
+    } else {
+        let mut s: String = l.chars().take(MAX_LABEL - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// Horizontal bars for named outcomes: one row per category, its label written whole on
+/// the left, where labels under upright bars would overlap. The chart grows taller with
+/// the rows (at least 22 px each), so every label shows; several series are grouped in a
+/// row, with a legend on the right.
+fn category_chart(title: &str, categories: &[String], series: &[Series]) -> String {
+    let legend = series.len() > 1;
+    let max = series
+        .iter()
+        .flat_map(|s| {
+            s.values
+                .iter()
+                .zip(&s.intervals)
+                .map(|(v, iv)| iv.map_or(v.unwrap_or(0.0), |(_, high)| high))
+        })
+        .fold(0.0, f64::max);
+    let step = tick_step(max);
+    let x_max = ((max / step).ceil() * step).max(step);
+    let labels: Vec<String> = categories.iter().map(|l| short_label(l)).collect();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f64;
+    let left = (longest * LABEL_CHAR + 16.0).max(LEFT);
+    let right = if legend { LEGEND } else { RIGHT };
+    let n = categories.len().max(1);
+    let row = (12.0 * series.len() as f64 + 10.0).max(22.0);
+    let height = (TOP + BOTTOM + row * n as f64).max(HEIGHT).ceil();
+    let (x0, y0) = (left, TOP);
+    let (w, h) = (WIDTH - left - right, height - TOP - BOTTOM);
+    let row = h / n as f64;
+    let x_of = |v: f64| x0 + (v / x_max).clamp(0.0, 1.0) * w;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="28" font-size="{}" text-anchor="middle" font-weight="bold">{}</text>"#,
+        WIDTH / 2.0,
+        title_size(title),
+        esc(title)
+    );
+    // Grid lines and the probability ticks under the plot.
+    let mut v = 0.0;
+    while v <= x_max + step * 1e-9 {
+        let x = x_of(v);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{:.1}" stroke="#dddddd"/>"##,
+            y0 + h
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{x:.1}" y="{:.1}" font-size="12" text-anchor="middle">{}</text>"#,
+            y0 + h + 18.0,
+            percent_tick(v, step)
+        );
+        v += step;
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle">probability</text>"#,
+        x0 + w / 2.0,
+        height - 18.0
+    );
+    let group = row * 0.8;
+    let bar = group / series.len().max(1) as f64;
+    for (i, label) in labels.iter().enumerate() {
+        let top = y0 + row * i as f64 + (row - group) / 2.0;
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end">{}</text>"#,
+            x0 - 6.0,
+            y0 + row * (i as f64 + 0.5) + 4.0,
+            esc(label)
+        );
+        for (s, one) in series.iter().enumerate() {
+            let Some(v) = one.values.get(i).copied().flatten() else {
+                continue;
+            };
+            let y = top + bar * s as f64;
+            let name = if legend {
+                format!("{}, {}", one.name, categories[i])
+            } else {
+                categories[i].clone()
+            };
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{bar:.1}" fill="{}"><title>{}: {:.4}%</title></rect>"#,
+                x_of(v) - x0,
+                PALETTE[s % PALETTE.len()],
+                esc(&name),
+                v * 100.0
+            );
+            if let Some((low, high)) = one.intervals.get(i).copied().flatten() {
+                let (lo, hi, cy) = (x_of(low), x_of(high), y + bar / 2.0);
+                let _ = writeln!(
+                    svg,
+                    r#"<path d="M{lo:.1} {cy:.1}H{hi:.1}M{lo:.1} {:.1}v{:.1}M{hi:.1} {:.1}v{:.1}" stroke="black" fill="none"/>"#,
+                    cy - bar / 4.0,
+                    bar / 2.0,
+                    cy - bar / 4.0,
+                    bar / 2.0
+                );
+            }
+        }
+    }
+    // The axes: the categories' on the left, the probabilities' at the bottom.
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{x0:.1}" y1="{y0:.1}" x2="{x0:.1}" y2="{:.1}" stroke="black"/>"#,
+        y0 + h
+    );
+    let _ = writeln!(
+        svg,
+        r#"<line x1="{x0:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="black"/>"#,
+        x0 + w,
+        y = y0 + h
+    );
+    if legend {
+        let x = x0 + w + 16.0;
+        for (i, one) in series.iter().enumerate() {
+            let y = y0 + 10.0 + 22.0 * i as f64;
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{x:.1}" y="{:.1}" width="14" height="14" fill="{}"/>"#,
+                y - 11.0,
+                PALETTE[i % PALETTE.len()]
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{y:.1}" font-size="13">{}</text>"#,
+                x + 20.0,
+                esc(&one.name)
+            );
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
 fn odds_chart(o: &OddsReport, view: View) -> String {
-    let view = if o.numeric { view } else { View::Exactly };
+    if !o.numeric {
+        let categories: Vec<String> = o.rows.iter().map(|r| r.label.text()).collect();
+        let one = Series {
+            name: String::new(),
+            values: o.rows.iter().map(|r| Some(r.probability)).collect(),
+            intervals: o
+                .rows
+                .iter()
+                .map(|r| r.interval.map(|iv| (iv.low, iv.high)))
+                .collect(),
+        };
+        return category_chart(&title_of(&o.title, &o.method), &categories, &[one]);
+    }
     let values: Vec<f64> = o
         .rows
         .iter()
@@ -597,6 +777,20 @@ fn compare_chart(cr: &CompareReport, view: View) -> String {
         .copied()
         .fold(0.0, f64::max);
     let method = cr.items.first().map_or(Method::Exact, |(_, o)| o.method);
+    if !numeric {
+        let categories: Vec<String> = outcomes.iter().map(Label::text).collect();
+        let series: Vec<Series> = cr
+            .items
+            .iter()
+            .zip(values)
+            .map(|((h, _), values)| Series {
+                name: h.clone(),
+                intervals: vec![None; values.len()],
+                values,
+            })
+            .collect();
+        return category_chart(&title_of(&cr.title(), &method), &categories, &series);
+    }
     let mut c = Chart::new(
         &title_of(&cr.title(), &method),
         if numeric { "outcome" } else { "" },
@@ -933,5 +1127,74 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    /// A law of `n` named outcomes with long labels, as the Malfunction Table's.
+    fn named_law(n: usize) -> OddsReport {
+        let mut o = OddsReport::new("robots-and-rapiers malfunction", "a table");
+        o.rows = (0..n)
+            .map(|i| {
+                crate::report::Row::new(
+                    Label::named(
+                        &format!("k{i}"),
+                        format!("Energy Capacity: Part {i}, 1 point"),
+                    ),
+                    1.0 / n as f64,
+                )
+            })
+            .collect();
+        o
+    }
+
+    /// Every named outcome's label is written whole, on its own row, however many there
+    /// are; the chart grows to hold them.
+    #[test]
+    fn every_category_label_shows() {
+        for n in [3, 13, 40] {
+            let o = named_law(n);
+            let svg = odds_chart(&o, View::Exactly);
+            for r in &o.rows {
+                let text = format!(">{}</text>", esc(&r.label.text()));
+                assert_eq!(svg.matches(&text).count(), 1, "{n}: {text}");
+            }
+            // Rows at least 22 px apart: no two labels overlap.
+            let ys: Vec<f64> = svg
+                .lines()
+                .filter(|l| l.contains("text-anchor=\"end\">Energy"))
+                .map(|l| {
+                    let at = l.find(" y=\"").unwrap() + 4;
+                    l[at..].split('"').next().unwrap().parse().unwrap()
+                })
+                .collect();
+            assert_eq!(ys.len(), n);
+            assert!(ys.windows(2).all(|w| w[1] - w[0] >= 22.0), "{n}: {ys:?}");
+            let height: f64 = svg
+                .split("height=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(ys.iter().all(|&y| y < height - BOTTOM), "{n}");
+        }
+        // Compared laws of named outcomes too, with a legend.
+        let c = CompareReport {
+            command: "robots-and-rapiers malfunction".to_owned(),
+            varies: "x".to_owned(),
+            items: vec![
+                ("x=1".to_owned(), named_law(13)),
+                ("x=2".to_owned(), named_law(13)),
+            ],
+        };
+        let svg = compare_chart(&c, View::Exactly);
+        for r in &named_law(13).rows {
+            let text = format!(">{}</text>", esc(&r.label.text()));
+            assert_eq!(svg.matches(&text).count(), 1, "{text}");
+        }
+        assert!(svg.contains(">x=2</text>"));
+        // A label too long for the left margin is cut, whole in its bar's tooltip.
+        assert_eq!(short_label(&"y".repeat(100)).chars().count(), MAX_LABEL);
     }
 }

@@ -40,7 +40,7 @@ fn catch_ctrl_c() {
         let _ = ctrlc::set_handler(|| {
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
                 let _ = writeln!(std::io::stderr());
-                std::process::exit(130);
+                std::process::exit(EXIT_INTERRUPTED);
             }
         });
     });
@@ -50,6 +50,30 @@ fn catch_ctrl_c() {
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
+
+/// The exit status of a command that would exit with `code`: 130 when Ctrl-C stopped one
+/// of its Monte Carlo runs and it otherwise succeeded (its output, the trials made so far,
+/// is printed all the same), as a shell reports a command that Ctrl-C ended; `code`
+/// otherwise. A script running `dice` can so tell a cut-short run from a whole one.
+///
+/// ```text
+/// exit_code(0) → 0 without Ctrl-C, 130 after it;  exit_code(2) → 2
+/// ```
+pub fn exit_code(code: i32) -> i32 {
+    exit_code_of(code, interrupted())
+}
+
+/// [`exit_code`] with whether Ctrl-C was pressed.
+fn exit_code_of(code: i32, interrupted: bool) -> i32 {
+    if interrupted && code == crate::error::EXIT_OK {
+        EXIT_INTERRUPTED
+    } else {
+        code
+    }
+}
+
+/// The exit status after Ctrl-C: 128 + SIGINT's number, as shells report it.
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// "1 trial", "2 trials".
 pub fn trials_text(n: u64) -> String {
@@ -133,5 +157,18 @@ impl ProgressBar {
             let _ = err.flush();
             self.drawn = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_stopped_by_ctrl_c_exits_130_unless_it_failed() {
+        assert_eq!(exit_code_of(0, false), 0);
+        assert_eq!(exit_code_of(0, true), 130);
+        assert_eq!(exit_code_of(2, true), 2);
+        assert_eq!(exit_code_of(1, true), 1);
     }
 }

@@ -875,6 +875,12 @@ fn compare_text(c: &CompareReport) -> String {
         .map(|(_, o)| o.method)
         .unwrap_or(Method::Exact);
     let _ = writeln!(s, "{}", method_text(&c.title(), &first));
+    // A comparison Ctrl-C stopped part way says so (crate::sweep::stop_comparing).
+    for (h, o) in &c.items {
+        for n in o.notes.iter().filter(|n| n.starts_with("stopped by")) {
+            let _ = writeln!(s, "{h}: {n}");
+        }
+    }
     let numeric = c.numeric();
     let mut table = compare_table(c, true);
     let group = if numeric { 3 } else { 1 };

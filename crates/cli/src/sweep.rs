@@ -232,7 +232,15 @@ pub fn pick(o: &OddsReport, stat: Option<&str>) -> Result<Stat, CliError> {
             known()
         )));
     };
-    if let Some(s) = o.summary.iter().find(|s| s.key == stat) {
+    // A headline probability by its key (`p_total_failure`), or by the name of its
+    // outcome (`total_failure`): present in every cell, also where it is 0.
+    let prefixed = format!("p_{stat}");
+    if let Some(s) = o
+        .summary
+        .iter()
+        .find(|s| s.key == stat)
+        .or_else(|| o.summary.iter().find(|s| s.key == prefixed))
+    {
         return Ok(probability(
             s.key.clone(),
             format!("P({})", s.text),
@@ -311,7 +319,9 @@ pub fn pick(o: &OddsReport, stat: Option<&str>) -> Result<Stat, CliError> {
 }
 
 /// Puts the reports of every combination together: one list → a comparison, otherwise a
-/// sweep of `stat`. `run` parses and runs one command line.
+/// sweep of `stat`. `run` parses and runs one command line. Ctrl-C
+/// ([`crate::progress::interrupted`]) stops the command at the combination it is running:
+/// the ones after it are not run, and a note says so.
 ///
 /// # Errors
 /// A case's error when comparing, or when every cell of a sweep failed; a roll without
@@ -320,7 +330,75 @@ pub fn combine(
     argv: &[String],
     varying: &[Varying],
     stat: Option<&str>,
+    run: impl FnMut(Vec<String>) -> Result<Report, CliError>,
+) -> Result<Report, CliError> {
+    combine_until(argv, varying, stat, run, crate::progress::interrupted)
+}
+
+/// The trials of a simulated law (`None` for exact odds).
+fn trials_of(method: &Method) -> Option<u64> {
+    match *method {
+        Method::MonteCarlo { trials, .. } => Some(trials),
+        Method::Exact => None,
+    }
+}
+
+/// After the compared law `items.last()` was made: whether Ctrl-C (`stopped`) ends the
+/// comparison there, `total` laws having been asked for. A law the interrupt cut short is
+/// dropped unless it is the first (every law shown then has the same number of trials, the
+/// one the title gives), and a note beginning `stopped by Ctrl-C` on the last law kept
+/// says what was left out.
+///
+/// ```text
+/// [3d6 (1000000 trials), 4d6kh3 (2048 of 1000000 trials)], stopped, 3 asked
+///   → [3d6], with the note "stopped by Ctrl-C during 4d6kh3 (after 2048 trials): it and
+///     the 1 after it were not compared"
+/// ```
+pub fn stop_comparing(items: &mut Vec<(String, OddsReport)>, stopped: bool, total: usize) -> bool {
+    if !stopped || items.is_empty() {
+        return false;
+    }
+    let done = items.len();
+    let after = total.saturating_sub(done);
+    let cut = done > 1 && trials_of(&items[done - 1].1.method) != trials_of(&items[0].1.method);
+    let note = if cut {
+        let Some((name, o)) = items.pop() else {
+            return true;
+        };
+        let trials = trials_of(&o.method).unwrap_or(0);
+        format!(
+            "stopped by Ctrl-C during {name} (after {}): it and the {after} after it were not compared",
+            crate::progress::trials_text(trials)
+        )
+    } else if after > 0 {
+        format!(
+            "stopped by Ctrl-C: the {after} after {} were not compared",
+            items[done - 1].0
+        )
+    } else {
+        return true;
+    };
+    if let Some((_, o)) = items.last_mut() {
+        o.notes.push(note);
+    }
+    true
+}
+
+/// One cell of a sweep, as run.
+enum Outcome {
+    /// The number picked.
+    Value(Stat),
+    /// The roll was refused, or its law has no such number (then with how it was had).
+    Refused(CliError, Option<Method>),
+}
+
+/// [`combine`], with `stopped` telling whether Ctrl-C was pressed.
+fn combine_until(
+    argv: &[String],
+    varying: &[Varying],
+    stat: Option<&str>,
     mut run: impl FnMut(Vec<String>) -> Result<Report, CliError>,
+    stopped: impl Fn() -> bool,
 ) -> Result<Report, CliError> {
     let odds = |r: Report| match r {
         Report::Odds(o) => Ok(o),
@@ -337,6 +415,9 @@ pub fn combine(
                 let o = odds(run(case(argv, varying, &[k]))?)?;
                 command.clone_from(&o.command);
                 items.push((format!("{}={value}", v.name), o));
+                if stop_comparing(&mut items, stopped(), v.values.len()) {
+                    break;
+                }
             }
             return Ok(Report::Compare(CompareReport {
                 command,
@@ -350,54 +431,131 @@ pub fn combine(
         [r, c] => (r, Some(c)),
         _ => return Err(CliError::bad_input("nothing varies")),
     };
+    let at = |i: usize, j: usize| match cols_v {
+        Some(c) => format!(
+            "--{} {} --{} {}",
+            rows_v.name, rows_v.values[i], c.name, c.values[j]
+        ),
+        None => format!("--{} {}", rows_v.name, rows_v.values[i]),
+    };
     let columns = cols_v.map_or(1, |c| c.values.len());
-    let mut cells = vec![vec![None; columns]; rows_v.values.len()];
-    let mut notes = Vec::new();
-    let mut first_error = None;
+    // The cells run, in order; those after a Ctrl-C are not.
+    let mut done: Vec<(usize, usize, Outcome)> = Vec::new();
     let mut found: Option<(Stat, OddsReport)> = None;
-    for (i, row) in cells.iter_mut().enumerate() {
-        for (j, cell) in row.iter_mut().enumerate() {
+    // Where Ctrl-C stopped the sweep, and that cell's trials.
+    let mut interrupt: Option<(usize, usize, Option<u64>)> = None;
+    'grid: for i in 0..rows_v.values.len() {
+        for j in 0..columns {
             let picks: Vec<usize> = if cols_v.is_some() {
                 vec![i, j]
             } else {
                 vec![i]
             };
-            let result = run(case(argv, varying, &picks))
-                .and_then(odds)
-                .and_then(|o| pick(&o, stat).map(|s| (s, o)));
-            match result {
-                Ok((s, o)) => {
-                    *cell = Some(s.cell);
-                    if found.is_none() {
-                        found = Some((s, o));
+            let outcome = match run(case(argv, varying, &picks)).and_then(odds) {
+                Ok(o) => match pick(&o, stat) {
+                    Ok(s) => {
+                        if found.is_none() {
+                            found = Some((s.clone(), o));
+                        } else if stopped() {
+                            // Cut short by Ctrl-C: the cell had fewer trials than the others.
+                            let first = found.as_ref().map(|(_, f)| trials_of(&f.method));
+                            if first != Some(trials_of(&o.method)) {
+                                interrupt = Some((i, j, trials_of(&o.method)));
+                                break 'grid;
+                            }
+                        }
+                        Outcome::Value(s)
                     }
-                }
-                Err(e) => {
-                    let at = match cols_v {
-                        Some(c) => format!(
-                            "--{} {} --{} {}",
-                            rows_v.name, rows_v.values[i], c.name, c.values[j]
-                        ),
-                        None => format!("--{} {}", rows_v.name, rows_v.values[i]),
-                    };
-                    if notes.len() < 5 {
-                        let message = e.to_string();
-                        let message = message.strip_prefix("error: ").unwrap_or(&message);
-                        let first = message.lines().next().unwrap_or("");
-                        notes.push(format!("- at {at}: {first}"));
-                    }
-                    if first_error.is_none() {
-                        first_error = Some(e);
-                    }
+                    Err(e) => Outcome::Refused(e, Some(o.method)),
+                },
+                Err(e) => Outcome::Refused(e, None),
+            };
+            done.push((i, j, outcome));
+            if stopped() {
+                interrupt = Some((i, j, None));
+                break 'grid;
+            }
+        }
+    }
+    let Some((stat_found, o)) = found else {
+        let first_error = done.into_iter().find_map(|(_, _, d)| match d {
+            Outcome::Refused(e, _) => Some(e),
+            Outcome::Value(_) => None,
+        });
+        return Err(first_error.unwrap_or_else(|| CliError::bad_input("no value to tabulate")));
+    };
+    // An outcome asked for by name that some cell's law has: a cell whose law lacks it
+    // (it cannot happen there, or never came up in the trials) has it with probability 0.
+    let named = stat.is_some_and(|name| {
+        stat_found.key == format!("p_{name}")
+            && o.rows.iter().any(|r| match &r.label {
+                crate::report::Label::Name { key, .. } => key == name,
+                crate::report::Label::Number(_) => false,
+            })
+    });
+    let mut cells = vec![vec![None; columns]; rows_v.values.len()];
+    let mut notes = Vec::new();
+    let mut refused = false;
+    for (i, j, outcome) in done {
+        match outcome {
+            Outcome::Value(s) => cells[i][j] = Some(s.cell),
+            Outcome::Refused(_, Some(method)) if named => {
+                cells[i][j] = Some(SweepCell {
+                    value: 0.0,
+                    interval: match method {
+                        Method::MonteCarlo {
+                            trials, confidence, ..
+                        } => {
+                            let iv = crate::mc::interval_of(0.0, trials, confidence);
+                            Some((iv.low, iv.high))
+                        }
+                        Method::Exact => None,
+                    },
+                });
+            }
+            Outcome::Refused(e, _) => {
+                refused = true;
+                if notes.len() < 5 {
+                    let message = e.to_string();
+                    let message = message.strip_prefix("error: ").unwrap_or(&message);
+                    let first = message.lines().next().unwrap_or("");
+                    notes.push(format!("- at {}: {first}", at(i, j)));
                 }
             }
         }
     }
-    let Some((stat, o)) = found else {
-        return Err(first_error.unwrap_or_else(|| CliError::bad_input("no value to tabulate")));
-    };
+    if let Some((i, j, cut)) = interrupt {
+        let last = i + 1 == rows_v.values.len() && j + 1 == columns;
+        let note = match cut {
+            Some(trials) => Some(format!(
+                "- at {} and after: not run, stopped by Ctrl-C after {} of this cell (the \
+                 other cells have {})",
+                at(i, j),
+                crate::progress::trials_text(trials),
+                trials_of(&o.method)
+                    .map_or_else(|| "exact odds".to_owned(), crate::progress::trials_text),
+            )),
+            None if !last => Some(format!(
+                "- after {}: not run, stopped by Ctrl-C{}",
+                at(i, j),
+                trials_of(&o.method).map_or_else(String::new, |t| format!(
+                    " (each cell run has {})",
+                    crate::progress::trials_text(t)
+                )),
+            )),
+            None => None,
+        };
+        if let Some(n) = note {
+            notes.push(n);
+        }
+    }
     if !notes.is_empty() {
-        notes.insert(0, "-: not allowed".to_owned());
+        let legend = match (refused, interrupt.is_some()) {
+            (true, true) => "-: not allowed, or not run",
+            (false, true) => "-: not run",
+            _ => "-: not allowed",
+        };
+        notes.insert(0, legend.to_owned());
     }
     Ok(Report::Sweep(SweepReport {
         command: o.command.clone(),
@@ -406,10 +564,10 @@ pub fn combine(
         rows: rows_v.values.clone(),
         columns: match cols_v {
             Some(c) => c.values.clone(),
-            None => vec![stat.text.clone()],
+            None => vec![stat_found.text.clone()],
         },
-        stat: stat.text,
-        stat_key: stat.key,
+        stat: stat_found.text,
+        stat_key: stat_found.key,
         cells,
         notes,
         method: o.method,
@@ -501,6 +659,175 @@ mod tests {
                 "dice swimclass task --rank 1..2 --progress 1..2 --aid 0,1"
             ))
             .is_err()
+        );
+    }
+
+    /// A simulated law over named outcomes: `(name, probability)` rows, `trials` trials.
+    fn law(rows: &[(&str, f64)], trials: u64) -> Report {
+        let mut o = OddsReport::new("game roll", "a roll");
+        o.rows = rows
+            .iter()
+            .map(|&(n, p)| crate::report::Row::new(crate::report::Label::key(n), p))
+            .collect();
+        o.method = Method::MonteCarlo {
+            seed: crate::seed::Seed {
+                value: 1,
+                given: true,
+            },
+            trials,
+            confidence: 0.95,
+            standard_error: None,
+        };
+        Report::Odds(o)
+    }
+
+    fn sweep(r: Report) -> SweepReport {
+        match r {
+            Report::Sweep(s) => s,
+            other => panic!("not a sweep: {other:?}"),
+        }
+    }
+
+    /// `--stat NAME` for an outcome a cell's law lacks: probability 0 there, with the
+    /// interval of 0 in its trials, not an empty cell.
+    #[test]
+    fn an_outcome_a_cell_lacks_has_probability_zero_there() {
+        let argv = words("dice robots-and-rapiers save --tn 1..3 --mc");
+        let v = varying(&argv).unwrap();
+        let r = combine_until(
+            &argv,
+            &v,
+            Some("total_failure"),
+            |line| {
+                Ok(if line.contains(&"3".to_owned()) {
+                    law(&[("total_success", 1.0)], 400)
+                } else {
+                    law(&[("total_success", 0.75), ("total_failure", 0.25)], 400)
+                })
+            },
+            || false,
+        );
+        let s = sweep(r.unwrap());
+        assert_eq!(s.stat_key, "p_total_failure");
+        let third = s.cells[2][0].expect("a value, not an empty cell");
+        assert_eq!(third.value, 0.0);
+        let iv = crate::mc::interval_of(0.0, 400, 0.95);
+        assert_eq!(third.interval, Some((iv.low, iv.high)));
+        assert!(s.notes.is_empty(), "{:?}", s.notes);
+        // A name no cell has is still refused.
+        let e = combine_until(
+            &argv,
+            &v,
+            Some("no_such_outcome"),
+            |_| Ok(law(&[("total_success", 1.0)], 400)),
+            || false,
+        );
+        assert!(e.is_err());
+    }
+
+    /// Ctrl-C during the second cell: that cell, cut short, is left out with the rest, and
+    /// every cell shown has the trials the report gives.
+    #[test]
+    fn ctrl_c_stops_a_sweep_at_the_cell_it_is_running() {
+        let argv = words("dice robots-and-rapiers save --tn 1..4 --mc");
+        let v = varying(&argv).unwrap();
+        let ran = std::cell::Cell::new(0);
+        let stopped = std::cell::Cell::new(false);
+        let r = combine_until(
+            &argv,
+            &v,
+            None,
+            |_| {
+                ran.set(ran.get() + 1);
+                // The second cell is where Ctrl-C comes: it stops after 300 trials.
+                let trials = if ran.get() == 2 {
+                    stopped.set(true);
+                    300
+                } else {
+                    1_000
+                };
+                let mut r = law(&[("a", 0.5), ("b", 0.5)], trials);
+                if let Report::Odds(o) = &mut r {
+                    o.summary.push(crate::report::Summary {
+                        key: "p_a".to_owned(),
+                        text: "a".to_owned(),
+                        value: 0.5,
+                    });
+                }
+                Ok(r)
+            },
+            || stopped.get(),
+        );
+        let s = sweep(r.unwrap());
+        assert_eq!(ran.get(), 2, "no cell runs after Ctrl-C");
+        assert!(s.cells[0][0].is_some());
+        assert!(s.cells[1..].iter().all(|r| r[0].is_none()));
+        assert_eq!(trials_of(&s.method).unwrap_or(0), 1_000);
+        let note = s.notes.iter().find(|n| n.contains("Ctrl-C")).unwrap();
+        assert!(
+            note.contains("--tn 2") && note.contains("300 trials"),
+            "{note}"
+        );
+        assert_eq!(s.notes[0], "-: not run");
+
+        // Ctrl-C during the first cell: it is kept, with its own trials.
+        ran.set(0);
+        stopped.set(false);
+        let r = combine_until(
+            &argv,
+            &v,
+            None,
+            |_| {
+                ran.set(ran.get() + 1);
+                stopped.set(true);
+                let mut r = law(&[("a", 1.0)], 300);
+                if let Report::Odds(o) = &mut r {
+                    o.summary.push(crate::report::Summary {
+                        key: "p_a".to_owned(),
+                        text: "a".to_owned(),
+                        value: 1.0,
+                    });
+                }
+                Ok(r)
+            },
+            || stopped.get(),
+        );
+        let s = sweep(r.unwrap());
+        assert_eq!(ran.get(), 1);
+        assert!(s.cells[0][0].is_some());
+        assert_eq!(trials_of(&s.method).unwrap_or(0), 300);
+        assert!(
+            s.notes.iter().any(|n| n.contains("after --tn 1")),
+            "{:?}",
+            s.notes
+        );
+    }
+
+    /// Ctrl-C in a comparison: the law cut short is dropped unless it is the first, and a
+    /// note on the last law kept says what was not compared.
+    #[test]
+    fn ctrl_c_stops_a_comparison_at_the_law_it_is_making() {
+        let odds = |trials: u64| match law(&[("a", 1.0)], trials) {
+            Report::Odds(o) => o,
+            _ => unreachable!(),
+        };
+        let mut items = vec![("x=1".to_owned(), odds(1_000))];
+        assert!(!stop_comparing(&mut items, false, 3));
+        items.push(("x=2".to_owned(), odds(200)));
+        assert!(stop_comparing(&mut items, true, 3));
+        assert_eq!(items.len(), 1);
+        assert_eq!(
+            items[0].1.notes,
+            [
+                "stopped by Ctrl-C during x=2 (after 200 trials): it and the 1 after it were not compared"
+            ]
+        );
+        let mut items = vec![("x=1".to_owned(), odds(200))];
+        assert!(stop_comparing(&mut items, true, 3));
+        assert_eq!(items.len(), 1);
+        assert_eq!(
+            items[0].1.notes,
+            ["stopped by Ctrl-C: the 2 after x=1 were not compared"]
         );
     }
 }

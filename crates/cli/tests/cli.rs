@@ -1104,6 +1104,202 @@ fn shards_merged_equal_the_single_run_bit_for_bit() {
     bad(&["odds", "3d6", "--seed", "1", "--shard", "1/2"]);
 }
 
+/// Shards made by the same run, written differently (another path to the program, the
+/// options in another order or spelling), merge; a shard of another seed does not.
+#[test]
+fn shards_merge_whatever_the_program_path_and_option_order() {
+    let single = ok(&[
+        "odds", "3d6", "--mc", "--trials", "30000", "--seed", "5", "--json",
+    ]);
+    let lines = [
+        ok(&[
+            "odds", "3d6", "--mc", "--trials", "30000", "--seed", "5", "--shard", "1/3",
+        ]),
+        ok(&[
+            "odds",
+            "--seed=5",
+            "--shard",
+            "2/3",
+            "3d6",
+            "--trials=30000",
+            "--monte-carlo",
+        ]),
+        ok(&[
+            "--seed", "5", "odds", "3d6", "--mc", "--trials", "30000", "--shard", "3/3",
+        ]),
+    ];
+    let mut files = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        // As if run as `dice` from the PATH on another machine.
+        if i == 2 {
+            v["argv"][0] = Value::from("dice");
+        }
+        if i > 0 {
+            assert_ne!(
+                v["argv"],
+                lines_argv(&lines[0]),
+                "shard {i} is written differently"
+            );
+        }
+        let f = temp(&format!("argv-shard-{i}.json"));
+        std::fs::write(&f, v.to_string()).unwrap();
+        files.push(f);
+    }
+    let names: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+    assert_eq!(ok(&[&["merge"][..], &names, &["--json"]].concat()), single);
+    // Another seed is another run.
+    let other = ok(&[
+        "odds", "3d6", "--mc", "--trials", "30000", "--seed", "6", "--shard", "3/3",
+    ]);
+    let f = temp("argv-shard-other.json");
+    std::fs::write(&f, other).unwrap();
+    let e = bad(&["merge", names[0], names[1], f.to_str().unwrap()]);
+    assert!(e.contains("another run"), "{e}");
+    for f in files.iter().chain([&f]) {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// The `argv` of a shard's JSON line.
+fn lines_argv(line: &str) -> Value {
+    serde_json::from_str::<Value>(line).unwrap()["argv"].clone()
+}
+
+/// `--stat NAME` for an outcome that cannot happen in some cells reads 0 there, as its
+/// headline probability does: P(Total Failure) of a saving throw is every one of its 3d10
+/// above the target number (TN + modifier, at least 0 and at most 10).
+#[test]
+fn a_sweep_of_an_outcome_by_name_has_no_empty_cells() {
+    let by_name = json(&[
+        "robots-and-rapiers",
+        "save",
+        "--tn",
+        "1..10:3",
+        "--modifier=-1,0,1",
+        "--odds",
+        "--stat",
+        "total_failure",
+    ]);
+    let by_key = json(&[
+        "robots-and-rapiers",
+        "save",
+        "--tn",
+        "1..10:3",
+        "--modifier=-1,0,1",
+        "--odds",
+        "--stat",
+        "p_total_failure",
+    ]);
+    assert_eq!(by_name["cells"], by_key["cells"]);
+    assert_eq!(by_name["stat"], "p_total_failure");
+    assert_eq!(by_name["notes"], Value::Array(Vec::new()));
+    for (i, tn) in [1i64, 4, 7, 10].iter().enumerate() {
+        for (j, m) in [-1i64, 0, 1].iter().enumerate() {
+            let target = (tn + m).clamp(0, 10);
+            let miss = (10 - target) as f64 / 10.0;
+            let cell = by_name["cells"][i][j]
+                .as_f64()
+                .expect("a number in every cell");
+            assert!(close(cell, miss.powi(3)), "tn {tn} modifier {m}: {cell}");
+        }
+    }
+}
+
+/// Runs `dice args` with the progress bar drawn, presses Ctrl-C (SIGINT) once the bar
+/// shows the run has begun, and returns how it ended and its stdout.
+#[cfg(unix)]
+fn ctrl_c(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dice"))
+        .args(args)
+        .env("DICE_PROGRESS", "always")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the dice binary runs");
+    let mut err = child.stderr.take().unwrap();
+    // The bar's first drawing: the run is under way, the Ctrl-C handler installed.
+    let mut byte = [0u8; 1];
+    loop {
+        let n = err.read(&mut byte).unwrap();
+        assert!(n == 1, "{args:?} ended before drawing its progress bar");
+        if byte[0] == b'[' {
+            break;
+        }
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let rest = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let out = child.wait_with_output().unwrap();
+    let stderr = rest.join().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// Ctrl-C stops a Monte Carlo command where it is, prints what was made with a note, and
+/// exits 130: a plain run, a sweep (the cells after the one running are not run) and a
+/// comparison.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_whole_command_and_exits_130() {
+    let many = "1000000000";
+    let (code, out) = ctrl_c(&["odds", "3d6", "--mc", "--trials", many, "--seed", "1"]);
+    assert_eq!(code, Some(130), "{out}");
+    assert!(out.contains("stopped by Ctrl-C after"), "{out}");
+
+    let (code, out) = ctrl_c(&[
+        "robots-and-rapiers",
+        "save",
+        "--tn",
+        "5..7",
+        "--mc",
+        "--trials",
+        many,
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, Some(130), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let trials = v["trials"].as_u64().unwrap();
+    assert!(trials > 0 && trials < 1_000_000_000, "{trials}");
+    assert!(v["cells"][0][0].is_number(), "{v}");
+    assert!(
+        v["cells"][1][0].is_null() && v["cells"][2][0].is_null(),
+        "{v}"
+    );
+    let notes = v["notes"].to_string();
+    assert!(notes.contains("stopped by Ctrl-C"), "{notes}");
+
+    let (code, out) = ctrl_c(&[
+        "robots-and-rapiers",
+        "save",
+        "--tn",
+        "5,6,7",
+        "--mc",
+        "--trials",
+        many,
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, Some(130), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let compared = v["compared"].as_array().unwrap();
+    assert_eq!(compared.len(), 1, "{v}");
+    let trials = compared[0]["odds"]["trials"].as_u64().unwrap();
+    assert!(trials > 0 && trials < 1_000_000_000, "{trials}");
+}
+
 #[test]
 fn completions_and_the_manual_page_come_from_the_definition() {
     let bash = ok(&["completions", "bash"]);
@@ -1113,6 +1309,40 @@ fn completions_and_the_manual_page_come_from_the_definition() {
     );
     let man = ok(&["manpage"]);
     assert!(man.contains(".TH dice"), "{man}");
+}
+
+/// `dice manpage --dir DIR` writes the top page and one per subcommand, nested ones too,
+/// and every page a page refers to (`dice-odds(1)`) is there; the printed page is dice.1.
+#[test]
+fn every_manual_page_referred_to_is_written() {
+    let dir = temp("man1");
+    let _ = std::fs::remove_dir_all(&dir);
+    // The folder is made if missing.
+    assert_eq!(ok(&["manpage", "--dir", dir.to_str().unwrap()]), "");
+    let page = |name: &str| std::fs::read_to_string(dir.join(name));
+    assert_eq!(page("dice.1").unwrap(), ok(&["manpage"]));
+    assert!(
+        page("dice-swimclass-task.1")
+            .unwrap()
+            .contains(".TH dice-swimclass-task")
+    );
+    let mut referred = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| l.ends_with("(1)")) {
+            let name = line.trim_end_matches("(1)").replace("\\-", "-");
+            assert!(
+                page(&format!("{name}.1")).is_ok(),
+                "{} refers to {name}(1), which was not written",
+                path.display()
+            );
+            referred += 1;
+        }
+    }
+    // The top page lists the 10 commands, each game page its own subcommands.
+    assert!(referred > 40, "{referred}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ------------------------------------------------- every chance mechanic of every game

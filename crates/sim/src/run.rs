@@ -20,6 +20,12 @@ pub const MAX_TRIALS: u64 = 1 << 48;
 /// The confidence level of the intervals unless the caller sets another.
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
+/// The most chunks in one round of a run with progress (between two progress calls).
+const MAX_ROUND: u64 = 64;
+
+/// A round quicker than this grows (see [`Simulation::run_batch_with_progress`]).
+const QUICK_ROUND: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// How far a run has got, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
@@ -275,6 +281,12 @@ impl Simulation {
 
     /// As [`Simulation::run_batch`], with progress and cancel as in
     /// [`Simulation::run_with_progress`].
+    ///
+    /// Without a precision target the first round is one chunk per thread, so the first
+    /// progress call (and chance to cancel) comes after that many chunks, however slow
+    /// each chunk is; rounds then grow while they are quick (at most 64 chunks). The rounds
+    /// do not change the histogram: it is the same, bit for bit, as
+    /// [`Simulation::run_batch`]'s.
     pub fn run_batch_with_progress<B, F>(
         &self,
         mechanic: &B,
@@ -289,15 +301,34 @@ impl Simulation {
         let mut next = 0u64;
         let mut round = 0u32;
         let mut cancelled = false;
+        // Without a precision target, rounds only pace the progress calls (and so how soon
+        // a cancel is seen): they start at one chunk per thread and double, up to
+        // `MAX_ROUND` chunks, while a round takes less than `QUICK_ROUND`, halving again
+        // when one takes more than four times that. Slow chunks (a whole fight per trial)
+        // are so checked on every few, and cheap ones are not held up by a call per chunk.
+        // The histogram is the sum of the chunks' histograms whatever the rounds are.
+        let threads = self.round_threads();
+        let mut pace = threads;
         while next < chunks {
             // Rounds: 1, 1, 2, 4, … chunks while checking precision; 64 at a time after.
-            let size = if self.precision.is_some() && round < 7 {
-                if round == 0 { 1 } else { 1u64 << (round - 1) }
+            let size = if self.precision.is_some() {
+                match round {
+                    0 => 1,
+                    1..=6 => 1u64 << (round - 1),
+                    _ => MAX_ROUND,
+                }
             } else {
-                64
+                pace
             };
             let end = (next + size).min(chunks);
+            let started = std::time::Instant::now();
             let h = self.run_batch_chunks(mechanic, next..end);
+            let took = started.elapsed();
+            if took < QUICK_ROUND {
+                pace = (pace * 2).min(MAX_ROUND.max(threads));
+            } else if took > QUICK_ROUND * 4 {
+                pace = (pace / 2).max(threads);
+            }
             total.merge(&h);
             next = end;
             round += 1;
@@ -321,6 +352,16 @@ impl Simulation {
         let mut e = Estimates::from_histogram(total, self.confidence);
         e.cancelled = cancelled;
         e
+    }
+
+    /// How many threads a round of chunks is shared by: its first size without a
+    /// precision target, so that every thread has a chunk.
+    fn round_threads(&self) -> u64 {
+        #[cfg(feature = "parallel")]
+        let n = self.threads.unwrap_or_else(rayon::current_num_threads);
+        #[cfg(not(feature = "parallel"))]
+        let n = 1;
+        u64::try_from(n).unwrap_or(u64::MAX).clamp(1, MAX_ROUND)
     }
 
     /// The histogram of chunks `range` alone: run disjoint ranges anywhere (other threads,
@@ -587,4 +628,49 @@ fn thread_pool(threads: usize) -> Option<std::sync::Arc<rayon::ThreadPool>> {
         pools.push((threads, Arc::clone(&pool)));
     }
     Some(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dice_core::{Die, Keep, Pool, Sum};
+
+    /// Progress rounds pace the calls only: the histogram is the one of every chunk run in
+    /// one go, on any number of threads, and the first call comes after one chunk per
+    /// thread.
+    #[test]
+    fn progress_rounds_change_nothing_but_when_progress_is_called() {
+        let m = Sum::new(Pool::new(3, Die::D6).unwrap(), Keep::All, 0).unwrap();
+        let sim = Simulation::new(21, 300_000)
+            .unwrap()
+            .chunk_size(1_000)
+            .unwrap();
+        let whole = sim
+            .clone()
+            .threads(1)
+            .unwrap()
+            .run_chunks(&m, 0..sim.chunks());
+        for threads in [1, 2, 3] {
+            let s = sim.clone().threads(threads).unwrap();
+            // Without the `parallel` feature every run is on the calling thread alone.
+            let per_round = if cfg!(feature = "parallel") {
+                threads
+            } else {
+                1
+            } as u64;
+            let mut calls = Vec::new();
+            let r = s.run_with_progress(&m, |p| {
+                calls.push(p.done);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(r.histogram(), &whole, "{threads} threads");
+            assert!(!r.cancelled());
+            assert_eq!(calls.first(), Some(&(per_round * 1_000)));
+            assert_eq!(calls.last(), Some(&300_000));
+            // A cancel at the first call stops after one chunk per thread.
+            let cut = s.run_with_progress(&m, |_| ControlFlow::Break(()));
+            assert!(cut.cancelled());
+            assert_eq!(cut.trials(), per_round * 1_000);
+        }
+    }
 }
