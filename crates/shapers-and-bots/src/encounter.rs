@@ -49,6 +49,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use dice_core::{Die, Dist, Encounter, Exact, Keep, Policy, Pool, Rng, Roll, Sum};
@@ -926,6 +927,10 @@ struct PairOdds {
     hit: [Option<Dist<bool>>; 3],
     damage: Damage,
     damage_law: Dist<u32>,
+    /// `harm[slot][hp]`: the law of the hit points an attack of that kind takes from a
+    /// target with `hp` left ([`PairOdds::harm_law`]), outcomes of chance 0 left out;
+    /// worked out once for every `hp` up to the target's full hit points.
+    harm: [Vec<Vec<(u8, f64)>>; 3],
 }
 
 impl PairOdds {
@@ -951,6 +956,16 @@ impl PairOdds {
 
     /// The exact law of the hit points an attack of `kind` takes from a target with `hp`
     /// left: a miss takes none; a hit takes its damage, at most `hp` (SB-A17).
+    /// The listed law of [`PairOdds::harm_law`] for `hp`, worked out once.
+    fn harm(&self, kind: AttackKind, hp: u8) -> Result<&[(u8, f64)], dice_core::Error> {
+        self.harm[Self::slot(kind)]
+            .get(usize::from(hp))
+            .map(Vec::as_slice)
+            .ok_or(dice_core::Error::Unsupported {
+                what: "an attack the rules do not allow",
+            })
+    }
+
     fn harm_law(&self, kind: AttackKind, hp: u8) -> Result<Dist<u8>, dice_core::Error> {
         let hit = self.hit(kind).ok_or(dice_core::Error::Unsupported {
             what: "an attack the rules do not allow",
@@ -1048,6 +1063,10 @@ pub struct FightEncounter<P = RulebookTactics> {
     initiative: Initiative,
     apart: bool,
     policy: P,
+    /// Played by [`RulebookTactics`] (every attack on a side falls on its conscious
+    /// fighter with the fewest hit points, the first listed on a tie), which
+    /// [`Encounter::state_bound`] uses.
+    focus: bool,
 }
 
 impl FightEncounter<RulebookTactics> {
@@ -1119,7 +1138,7 @@ impl FightEncounter<RulebookTactics> {
                     pairs.push(None);
                     continue;
                 }
-                pairs.push(Some(pair_odds(fa, ft, rules)?));
+                pairs.push(Some(pair_odds(fa, ft, max_hp[t], rules)?));
             }
         }
         let two_d6 = Sum::new(Pool::new(2, Die::D6)?, Keep::All, 0)?;
@@ -1139,11 +1158,17 @@ impl FightEncounter<RulebookTactics> {
             initiative,
             apart,
             policy: RulebookTactics,
+            focus: true,
         })
     }
 }
 
-fn pair_odds(a: &Combatant, t: &Combatant, rules: &Rules) -> Result<PairOdds, Error> {
+fn pair_odds(
+    a: &Combatant,
+    t: &Combatant,
+    target_hp: u8,
+    rules: &Rules,
+) -> Result<PairOdds, Error> {
     let attacker = Contestant::new(a.attack_skill(), 0)?.wearing(a.armor)?;
     let defender = Contestant::new(t.defense_skill(), 0)?.wearing(t.armor)?;
     let size: Size = t.characteristics.size;
@@ -1166,14 +1191,36 @@ fn pair_odds(a: &Combatant, t: &Combatant, rules: &Rules) -> Result<PairOdds, Er
     ];
     let damage = Damage::new(a.weapon, t.armor.is_worn(), rules)?;
     let damage_law = damage.distribution()?;
-    Ok(PairOdds {
+    let mut odds = PairOdds {
         undefended,
         defended,
         sneak,
         hit,
         damage,
         damage_law,
-    })
+        harm: [Vec::new(), Vec::new(), Vec::new()],
+    };
+    for kind in [
+        AttackKind::Undefended,
+        AttackKind::Defended,
+        AttackKind::Sneak,
+    ] {
+        if odds.hit(kind).is_none() {
+            continue;
+        }
+        let mut table = Vec::with_capacity(usize::from(target_hp) + 1);
+        for hp in 0..=target_hp {
+            let law = odds.harm_law(kind, hp)?;
+            table.push(
+                law.iter()
+                    .filter(|&(_, p)| p > 0.0)
+                    .map(|(&k, p)| (k, p))
+                    .collect(),
+            );
+        }
+        odds.harm[PairOdds::slot(kind)] = table;
+    }
+    Ok(odds)
 }
 
 /// A turn in progress.
@@ -1196,13 +1243,6 @@ enum Step {
         target: usize,
         kind: AttackKind,
     },
-}
-
-/// A turn's law in the making.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Walk {
-    Done(FightState),
-    Going(Melee),
 }
 
 impl<P> FightEncounter<P> {
@@ -1228,6 +1268,7 @@ impl<P> FightEncounter<P> {
             initiative: self.initiative,
             apart: self.apart,
             policy,
+            focus: false,
         }
     }
 
@@ -1462,8 +1503,9 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
     }
 
     /// Plays the turn forward through every decision until an attack is to be rolled or the
-    /// turn is over.
-    fn step(&self, mut m: Melee) -> Step {
+    /// turn is over; with `told`, a line for each action taken (reload, run, the attack and
+    /// the defense).
+    fn step(&self, mut m: Melee, mut told: Option<&mut Vec<String>>) -> Step {
         loop {
             if self.standing(&m.fighters).len() <= 1 || m.place >= m.order.len() {
                 return Step::Done(self.finish(m));
@@ -1487,28 +1529,58 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
                 continue;
             }
             match choice {
-                Choice::Reload => m.fighters[cur].loaded = true,
-                Choice::Run => m.fighters[cur].closed_in = true,
+                Choice::Reload => {
+                    m.fighters[cur].loaded = true;
+                    if let Some(t) = told.as_deref_mut() {
+                        t.push(format!(
+                            "{} takes an arrow from the quiver.",
+                            self.name(cur)
+                        ));
+                    }
+                }
+                Choice::Run => {
+                    m.fighters[cur].closed_in = true;
+                    if let Some(t) = told.as_deref_mut() {
+                        t.push(format!("{} runs in to close the distance.", self.name(cur)));
+                    }
+                }
                 Choice::Attack(target) => {
                     if self.roster.fighters[cur].quiver {
                         m.fighters[cur].loaded = false;
                     }
+                    let mut how = String::new();
                     let kind = if m.fighters[cur].unseen {
                         m.fighters[cur].unseen = false;
+                        how.push_str(", unseen: a sneak attack, which cannot be defended");
                         AttackKind::Sneak
                     } else if self.can_defend(&m, cur, target) {
                         let open = [Choice::Defend, Choice::NoDefense];
                         let d = self
                             .policy
                             .choose(&self.moment(&m, Some(cur)), target, &open);
+                        let owed = m.actions[target].owed();
                         if d == Choice::Defend && self.act(&mut m, target, Action::Defend).is_ok() {
+                            how.push_str(if m.actions[target].owed() > owed {
+                                ", who defends with an action borrowed from the next turn"
+                            } else {
+                                ", who defends"
+                            });
                             AttackKind::Defended
                         } else {
+                            how.push_str(", who does not defend (the attack is against Size)");
                             AttackKind::Undefended
                         }
                     } else {
+                        how.push_str(", who cannot defend (the attack is against Size)");
                         AttackKind::Undefended
                     };
+                    if let Some(t) = told.as_deref_mut() {
+                        t.push(format!(
+                            "{} attacks {}{how}.",
+                            self.name(cur),
+                            self.name(target)
+                        ));
+                    }
                     return Step::Attack {
                         melee: m,
                         attacker: cur,
@@ -1521,18 +1593,17 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
         }
     }
 
-    /// The exact law of the rest of a turn from `m`.
+    /// The exact law of the rest of a turn from `m`: the turns in progress, merged when
+    /// they meet, are walked one attack at a time until each is over.
     fn turn_law(&self, m: Melee) -> Result<Dist<FightState>, dice_core::Error> {
-        let mut frontier: Dist<Walk> = Dist::certain(Walk::Going(m));
-        while frontier
-            .outcomes()
-            .iter()
-            .any(|w| matches!(w, Walk::Going(_)))
-        {
-            frontier = frontier.and_then(|w| match w {
-                Walk::Done(s) => Ok(Dist::certain(Walk::Done(s.clone()))),
-                Walk::Going(m) => match self.step(m.clone()) {
-                    Step::Done(s) => Ok(Dist::certain(Walk::Done(s))),
+        let mut done: BTreeMap<FightState, f64> = BTreeMap::new();
+        let mut going: BTreeMap<Melee, f64> = BTreeMap::new();
+        going.insert(m, 1.0);
+        while !going.is_empty() {
+            let mut next: BTreeMap<Melee, f64> = BTreeMap::new();
+            for (m, p) in going {
+                match self.step(m, None) {
+                    Step::Done(s) => *done.entry(s).or_insert(0.0) += p,
                     Step::Attack {
                         melee,
                         attacker,
@@ -1545,17 +1616,15 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
                                 what: "an attack between fighters of one side",
                             },
                         )?;
-                        Ok(pair
-                            .harm_law(kind, hp)?
-                            .map(|&pts| Walk::Going(Self::harmed(&melee, target, pts))))
+                        for &(pts, q) in pair.harm(kind, hp)? {
+                            *next.entry(Self::harmed(&melee, target, pts)).or_insert(0.0) += p * q;
+                        }
                     }
-                },
-            })?;
+                }
+            }
+            going = next;
         }
-        Ok(frontier.map(|w| match w {
-            Walk::Done(s) => s.clone(),
-            Walk::Going(m) => self.finish(m.clone()),
-        }))
+        Dist::from_pairs(done)
     }
 
     fn begin(state: &FightState, order: Vec<u8>) -> Melee {
@@ -1564,6 +1633,84 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
             place: 0,
             actions: state.fighters.iter().map(|f| f.actions).collect(),
             fighters: state.fighters.clone(),
+        }
+    }
+
+    /// A fighter's name.
+    fn name(&self, i: usize) -> &str {
+        self.roster.fighters.get(i).map_or("?", |f| f.name.as_str())
+    }
+
+    /// One turn with the caller's RNG; with `told`, a line for each action. The same draws
+    /// either way: the attack and the damage are rolled with the faces kept
+    /// ([`Attack::roll_attack`], [`Damage::roll_damage`]) only when telling.
+    fn play_turn<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) -> FightState {
+        let order: Vec<u8> = if state.order.is_empty() {
+            let o = self.initiative.roll(rng);
+            let order: Vec<u8> = o.iter().filter_map(|i| u8::try_from(i).ok()).collect();
+            if let Some(t) = told.as_deref_mut() {
+                let names: Vec<&str> = order.iter().map(|&i| self.name(usize::from(i))).collect();
+                t.push(format!(
+                    "Turn order, by Fitness with ties rolled on 2d6 once for the fight: {}.",
+                    names.join(", ")
+                ));
+            }
+            order
+        } else {
+            state.order.clone()
+        };
+        let mut m = Self::begin(state, order);
+        loop {
+            match self.step(m, told.as_deref_mut()) {
+                Step::Done(s) => return s,
+                Step::Attack {
+                    melee,
+                    attacker,
+                    target,
+                    kind,
+                } => {
+                    let hp = melee.fighters[target].hit_points;
+                    let pair = self.roster.pair(attacker, target);
+                    let attack = pair.and_then(|p| p.attack(kind));
+                    let points = match (pair, attack, told.as_deref_mut()) {
+                        (Some(p), Some(a), None) if a.roll(rng).is_hit() => {
+                            let d: u32 = p.damage.roll(rng);
+                            u8::try_from(d.min(u32::from(hp))).unwrap_or(hp)
+                        }
+                        (Some(_), Some(_), None) => 0,
+                        (Some(p), Some(a), Some(t)) => {
+                            let roll = a.roll_attack(rng);
+                            t.push(format!("  {} attack: {roll}.", a.kind()));
+                            if roll.outcome.is_hit() {
+                                let d = p.damage.roll_damage(rng);
+                                let pts = u8::try_from(d.points.min(u32::from(hp))).unwrap_or(hp);
+                                let left = hp - pts;
+                                let max = self.roster.max_hp.get(target).copied().unwrap_or(0);
+                                let after = if left == 0 {
+                                    "unconscious (L432)".to_owned()
+                                } else {
+                                    format!("{left}/{max} HP")
+                                };
+                                t.push(format!(
+                                    "  Damage ({}): {d}, {pts} taken: {} {after}.",
+                                    p.damage,
+                                    self.name(target)
+                                ));
+                                pts
+                            } else {
+                                0
+                            }
+                        }
+                        _ => 0,
+                    };
+                    m = Self::harmed(&melee, target, points);
+                }
+            }
         }
     }
 }
@@ -1619,38 +1766,138 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> Encounter for FightEncounter<P> {
     }
 
     fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
-        let order = if state.order.is_empty() {
-            let o = self.initiative.roll(rng);
-            o.iter().filter_map(|i| u8::try_from(i).ok()).collect()
+        self.play_turn(state, rng, None)
+    }
+
+    /// As [`Encounter::play_round`], telling the turn order when it is rolled, every
+    /// reload and run, every attack (its kind, the defense, the dice: [`AttackRoll`]) and
+    /// every hit's damage streak with the hit points left or unconsciousness.
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> FightState {
+        self.play_turn(state, rng, Some(told))
+    }
+
+    /// An upper bound known from the scene: the turn orders (one when no one ties on
+    /// Fitness, else every order of the tied groups, and the start before the roll) times,
+    /// for each side, the hit points its fighters can be left with, each conscious fighter
+    /// times its other facts (the actions it starts a turn with, one per debt from 0 to
+    /// [`Rules::max_borrowed_actions`]; an arrow ready or not with a quiver; closed in or
+    /// not for a hand weapon when the sides start apart; unseen or not). With
+    /// [`RulebookTactics`] every attack on a side falls on its conscious fighter with the
+    /// fewest hit points (the first listed on a tie), so only the side's hit points that
+    /// such attacks reach are counted (every combination if that listing grows beyond a
+    /// million). With another policy there is no bound (`None`): the states are counted as
+    /// they are listed.
+    fn state_bound(&self) -> Option<u64> {
+        let r = &self.roster;
+        let n = r.fighters.len();
+        let debts = u64::from(r.rules.max_borrowed_actions) + 1;
+        let facts: Vec<u64> = r
+            .fighters
+            .iter()
+            .map(|f| {
+                let two = |b: bool| if b { 2 } else { 1 };
+                debts
+                    * two(f.quiver)
+                    * two(self.apart && f.reach == Reach::Melee)
+                    * two(f.surprise.is_some())
+            })
+            .collect();
+        if !self.focus {
+            return None;
+        }
+        let mut total: u64 = 1;
+        for side in 0..r.sides.len() {
+            let members: Vec<usize> = (0..n).filter(|&i| r.side[i] == side).collect();
+            let count = focused_side_count(&members, &r.max_hp, &facts);
+            let count = count.unwrap_or_else(|| {
+                members.iter().fold(1u64, |c, &i| {
+                    c.saturating_mul(1 + u64::from(r.max_hp[i]).saturating_mul(facts[i]))
+                })
+            });
+            total = total.saturating_mul(count);
+        }
+        // Orders: the product of the factorials of the groups tied on Fitness.
+        let mut orders: u64 = 1;
+        let mut tied = false;
+        for (i, f) in r.fighters.iter().enumerate() {
+            let before = r.fighters[..i]
+                .iter()
+                .filter(|g| g.characteristics.fitness == f.characteristics.fitness)
+                .count() as u64;
+            if before > 0 {
+                tied = true;
+            }
+            orders = orders.saturating_mul(before + 1);
+        }
+        let states = orders.saturating_mul(total);
+        Some(if tied {
+            states.saturating_add(1)
         } else {
-            state.order.clone()
-        };
-        let mut m = Self::begin(state, order);
-        loop {
-            match self.step(m) {
-                Step::Done(s) => return s,
-                Step::Attack {
-                    melee,
-                    attacker,
-                    target,
-                    kind,
-                } => {
-                    let hp = melee.fighters[target].hit_points;
-                    let points = match self.roster.pair(attacker, target) {
-                        Some(p) => match p.attack(kind) {
-                            Some(a) if a.roll(rng).is_hit() => {
-                                let d: u32 = p.damage.roll(rng);
-                                u8::try_from(d.min(u32::from(hp))).unwrap_or(hp)
-                            }
-                            _ => 0,
-                        },
-                        None => 0,
-                    };
-                    m = Self::harmed(&melee, target, points);
+            states
+        })
+    }
+
+    /// Every fighter's name, as listed.
+    fn health_names(&self) -> Vec<String> {
+        self.roster
+            .fighters
+            .iter()
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    /// Every fighter's hit points left (0 when unconscious).
+    fn health(&self, state: &FightState) -> Vec<i64> {
+        state
+            .fighters
+            .iter()
+            .map(|f| i64::from(f.hit_points))
+            .collect()
+    }
+}
+
+/// The most hit-point combinations of one side [`focused_side_count`] lists before giving up.
+const MAX_SIDE_CONFIGURATIONS: usize = 1_000_000;
+
+/// The states one side's fighters can be in when every attack on the side falls on its
+/// conscious fighter with the fewest hit points (the first listed on a tie) and may leave it
+/// with any fewer: the hit points so reached, each conscious fighter weighted by its other
+/// facts. `None` when the listing grows beyond [`MAX_SIDE_CONFIGURATIONS`].
+fn focused_side_count(members: &[usize], max_hp: &[u8], facts: &[u64]) -> Option<u64> {
+    let start: Vec<u8> = members.iter().map(|&i| max_hp[i]).collect();
+    let mut seen: BTreeSet<Vec<u8>> = BTreeSet::new();
+    let mut todo = vec![start.clone()];
+    seen.insert(start);
+    while let Some(hp) = todo.pop() {
+        let target = (0..hp.len())
+            .filter(|&k| hp[k] > 0)
+            .min_by_key(|&k| (hp[k], k));
+        let Some(k) = target else { continue };
+        for left in 0..hp[k] {
+            let mut next = hp.clone();
+            next[k] = left;
+            if !seen.contains(&next) {
+                if seen.len() >= MAX_SIDE_CONFIGURATIONS {
+                    return None;
                 }
+                seen.insert(next.clone());
+                todo.push(next);
             }
         }
     }
+    Some(seen.iter().fold(0u64, |sum, hp| {
+        let w = hp
+            .iter()
+            .zip(members)
+            .filter(|&(&h, _)| h > 0)
+            .fold(1u64, |w, (_, &i)| w.saturating_mul(facts[i]));
+        sum.saturating_add(w)
+    }))
 }
 
 // ------------------------------------------------------------------------------ scenes

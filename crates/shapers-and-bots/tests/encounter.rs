@@ -618,3 +618,144 @@ fn the_shipped_scene_plays() {
     let back: Scene = serde_json::from_str(&json).unwrap();
     assert_eq!(back, scene);
 }
+
+// ------------------------------------------------------------------ told, bound, health
+
+/// Plays `e` twice with one seed, once telling: the same states each round, and the lines.
+fn told_rounds<E: Encounter>(e: &E, seed: u64) -> Vec<String> {
+    let (mut a, mut b) = (rng(seed), rng(seed));
+    let (mut s, mut t) = (e.start(), e.start());
+    let mut lines = Vec::new();
+    for _ in 0..500 {
+        if e.end(&s).is_some() {
+            break;
+        }
+        s = e.play_round(&s, &mut a);
+        t = e.play_round_told(&t, &mut b, &mut lines);
+        assert!(s == t, "the told round drew differently");
+    }
+    lines
+}
+
+fn sb_scene(text: &str) -> FightEncounter {
+    toml::from_str::<Scene>(text)
+        .unwrap()
+        .encounter(&Rules::default())
+        .unwrap()
+}
+
+const TWO_V_TWO: &str = r#"
+[[fighters]]
+name = "A1"
+weapon = "small"
+side = "a"
+[[fighters]]
+name = "A2"
+weapon = "small"
+side = "a"
+[[fighters]]
+name = "B1"
+weapon = "small"
+side = "b"
+[[fighters]]
+name = "B2"
+weapon = "small"
+side = "b"
+"#;
+
+#[test]
+fn told_rounds_name_the_actors_and_draw_as_play_round() {
+    let scene: Scene = toml::from_str(&std::fs::read_to_string(SCENE).unwrap()).unwrap();
+    let fight = scene.encounter(&Rules::default()).unwrap();
+    for seed in 0..5 {
+        let lines = told_rounds(&fight, seed);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("Dashwood attacks Slumpy"))
+        );
+        assert!(lines.iter().any(|l| l.starts_with("Slumpy runs in")));
+        assert!(lines.iter().any(|l| l.contains("unconscious")));
+    }
+    // play() with a seed goes through the told rounds: the same ending as play_round.
+    let played = play(&fight, &mut rng(7), 1_000);
+    let mut r = rng(7);
+    let mut s = fight.start();
+    while fight.end(&s).is_none() {
+        s = fight.play_round(&s, &mut r);
+    }
+    assert_eq!(played.end, fight.end(&s));
+}
+
+#[test]
+fn state_bound_holds_and_refuses_large_fights_at_once() {
+    let scene: Scene = toml::from_str(&std::fs::read_to_string(SCENE).unwrap()).unwrap();
+    let small = Characteristics {
+        size: Size::Single(Level::VeryLow),
+        fitness: Level::Low,
+        ..Characteristics::default()
+    };
+    let varied = vec![
+        scene.encounter(&Rules::default()).unwrap(),
+        FightEncounter::new(
+            vec![
+                Combatant::new("Pip", small, WeaponClass::Small).side("x"),
+                Combatant::new("Pop", small, WeaponClass::PunchOrKick).side("x"),
+                Combatant::new("Squeak", small, WeaponClass::Large).sneak(Surprise::PlusOne),
+            ],
+            false,
+            &Rules::default(),
+        )
+        .unwrap(),
+        FightEncounter::new(
+            vec![
+                Combatant::new("Ann", small, WeaponClass::Large)
+                    .reach(Reach::Ranged)
+                    .quiver(true),
+                Combatant::new("Bob", small, WeaponClass::Small),
+            ],
+            true,
+            &Rules::default(),
+        )
+        .unwrap(),
+    ];
+    for fight in &varied {
+        let law = end_law(fight, EncounterLimits::default()).unwrap();
+        let bound = fight.state_bound().unwrap();
+        assert!(bound >= law.states as u64, "{bound} < {}", law.states);
+        // Other tactics: no bound, the states are counted as they are listed.
+        assert_eq!(
+            fight.clone().with_policy(RulebookTactics).state_bound(),
+            None
+        );
+    }
+    // Four elephants, two a side: refused before any work.
+    let elephants = sb_scene(&TWO_V_TWO.replace(
+        "weapon = \"small\"",
+        "weapon = \"large\"\nspecies = \"elephant\"",
+    ));
+    let bound = elephants.state_bound().unwrap();
+    assert!(bound > 200_000);
+    assert!(matches!(
+        end_law(&elephants, EncounterLimits::default()),
+        Err(dice_core::Error::TooManyStates { .. })
+    ));
+}
+
+#[test]
+fn health_at_the_end_matches_the_winner() {
+    let scene: Scene = toml::from_str(&std::fs::read_to_string(SCENE).unwrap()).unwrap();
+    let fight = scene.encounter(&Rules::default()).unwrap();
+    let law = end_law(&fight, EncounterLimits::default()).unwrap();
+    assert_eq!(fight.health_names(), ["Dashwood", "Slumpy"]);
+    assert_eq!(fight.health(&fight.start()), [5, 10]);
+    for (name, health) in &law.health {
+        assert!((health.total() + law.ends.tail() - 1.0).abs() < 1e-9);
+        let standing: f64 = health.iter().filter(|&(&h, _)| h > 0).map(|(_, p)| p).sum();
+        let wins = law.ends.probability(&Victory { side: name.clone() });
+        assert!(
+            (standing - wins).abs() < 1e-9,
+            "{name}: {standing} vs {wins}"
+        );
+    }
+}

@@ -1966,24 +1966,49 @@ impl<P> Fight<P> {
 
     /// Rolls one attack: (damage to the target, damage to the attacker), with the crate's
     /// roll paths (the exchange, then the hit location).
-    fn roll_damage<R: Rng + ?Sized>(&self, s: &Swing, rng: &mut R) -> (i32, i32) {
+    fn roll_damage<R: Rng + ?Sized>(
+        &self,
+        s: &Swing,
+        rng: &mut R,
+        told: Option<&mut Vec<String>>,
+    ) -> (i32, i32) {
         let Ok(b) = self.build(s) else {
             return (0, 0);
         };
-        match b.attack.roll_exchange(rng).outcome {
+        let exchange = b.attack.roll_exchange(rng);
+        let (dealt, place) = match exchange.outcome {
             AttackOutcome::Hit { bonus } => {
                 let l = s.aim.roll(rng);
-                (b.hit[l as usize].dealt(bonus, &self.rules), 0)
+                ((b.hit[l as usize].dealt(bonus, &self.rules), 0), Some(l))
             }
             AttackOutcome::CounterAttack { bonus } => match &b.counter {
                 Some(c) => {
                     let l = HitLocation.roll(rng);
-                    (0, c[l as usize].dealt(bonus, &self.rules))
+                    ((0, c[l as usize].dealt(bonus, &self.rules)), Some(l))
                 }
-                None => (0, 0),
+                None => ((0, 0), None),
             },
-            AttackOutcome::Miss => (0, 0),
+            AttackOutcome::Miss => ((0, 0), None),
+        };
+        if let Some(t) = told {
+            let name = |k: usize| self.combatants.get(k).map_or("?", |c| c.name.as_str());
+            let mut line = format!(
+                "{} attacks {}: {exchange}",
+                name(s.attacker),
+                name(s.target)
+            );
+            if let Some(l) = place {
+                let (who, d) = if dealt.0 > 0 || dealt.1 == 0 {
+                    (s.target, dealt.0)
+                } else {
+                    (s.attacker, dealt.1)
+                };
+                line.push_str(&format!("; {} hit in the {l} for {d} Health", name(who)));
+            }
+            line.push('.');
+            t.push(line);
         }
+        dealt
     }
 
     /// The winning side once only one side has anyone standing.
@@ -2012,6 +2037,72 @@ impl<P> Fight<P> {
 }
 
 impl<P: Policy<FightState, Action>> Fight<P> {
+    /// One round with the caller's RNG, telling it when `told` is given (the same draws).
+    fn play_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) -> FightState {
+        let name = |k: usize| self.combatants.get(k).map_or("?", |c| c.name.as_str());
+        let mut order = state.order.clone();
+        if order.is_empty() {
+            order = self
+                .turn_order
+                .roll(rng)
+                .0
+                .iter()
+                .map(|&i| i as u8)
+                .collect();
+            if let Some(t) = told.as_deref_mut() {
+                let names: Vec<&str> = order.iter().map(|&i| name(usize::from(i))).collect();
+                t.push(format!(
+                    "Initiative (d10 + PA + MA, ties rolled off): {}.",
+                    names.join(", ")
+                ));
+            }
+        }
+        let mut board = Board::new(state);
+        for &who in &order {
+            let who = usize::from(who);
+            let plan = self.plan(&board.state(&order), who);
+            board.apply(who, &plan);
+            if let Some(t) = told.as_deref_mut() {
+                match plan {
+                    Plan::Move { to } => t.push(format!("{} moves to {to} m.", name(who))),
+                    Plan::TakeAim { target } => {
+                        t.push(format!("{} takes aim at {}.", name(who), name(target)));
+                    }
+                    Plan::Attack { to, .. } if state.position.get(who) != Some(&to) => {
+                        t.push(format!("{} moves to {to} m.", name(who)));
+                    }
+                    _ => {}
+                }
+            }
+            if let Plan::Attack { swing, .. } = plan {
+                let (to_target, to_attacker) = self.roll_damage(&swing, rng, told.as_deref_mut());
+                board.hurt(swing.target, to_target);
+                board.hurt(swing.attacker, to_attacker);
+                if let Some(t) = told.as_deref_mut() {
+                    let after = board.state(&order);
+                    for k in [swing.target, swing.attacker] {
+                        if (to_target > 0 && k == swing.target)
+                            || (to_attacker > 0 && k == swing.attacker)
+                        {
+                            let h = after.health.get(k).copied().unwrap_or(0);
+                            t.push(if h <= 0 {
+                                format!("  {} is out of the fight.", name(k))
+                            } else {
+                                format!("  {} has {h} Health left.", name(k))
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.settle(board.state(&order))
+    }
+
     /// What `who`'s turn in `state` comes to: the policy's choice among
     /// [`Fight::turn_actions`] (a choice not offered is no action), and for an attack the
     /// move before it and the target's defence among [`Fight::defences`].
@@ -2235,27 +2326,28 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
     }
 
     fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
-        let mut order = state.order.clone();
-        if order.is_empty() {
-            order = self
-                .turn_order
-                .roll(rng)
-                .0
-                .iter()
-                .map(|&i| i as u8)
-                .collect();
-        }
-        let mut board = Board::new(state);
-        for &who in &order {
-            let who = usize::from(who);
-            let plan = self.plan(&board.state(&order), who);
-            board.apply(who, &plan);
-            if let Plan::Attack { swing, .. } = plan {
-                let (to_target, to_attacker) = self.roll_damage(&swing, rng);
-                board.hurt(swing.target, to_target);
-                board.hurt(swing.attacker, to_attacker);
-            }
-        }
-        self.settle(board.state(&order))
+        self.play_told(state, rng, None)
+    }
+
+    /// As [`Encounter::play_round`], telling the Turn Order when it is rolled, each move,
+    /// aim and attack (the exchange's rolls and result, where a hit lands and the Health
+    /// it takes), and who is out of the fight.
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> FightState {
+        self.play_told(state, rng, Some(told))
+    }
+
+    /// Every combatant's name, in the scene's order.
+    fn health_names(&self) -> Vec<String> {
+        self.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Every combatant's Health (0 when out of the fight).
+    fn health(&self, state: &FightState) -> Vec<i64> {
+        state.health.iter().map(|&h| i64::from(h)).collect()
     }
 }

@@ -1446,3 +1446,47 @@ fn skirmishing_falls_back_and_agrees_with_play() {
     };
     assert!(fight.round_law(&high).unwrap().len() > 1); // she swings instead
 }
+
+// ------------------------------------------------------------------ told and health
+
+#[test]
+fn told_rounds_name_the_actors_and_draw_as_play_round() {
+    let fight = Fight::new(&Scene::duel(), &Rules::default()).unwrap();
+    let names = fight.health_names();
+    for seed in 0..5 {
+        let (mut a, mut b) = (rng(seed), rng(seed));
+        let (mut s, mut t) = (fight.start(), fight.start());
+        let mut lines = Vec::new();
+        for _ in 0..500 {
+            if fight.end(&s).is_some() {
+                break;
+            }
+            s = fight.play_round(&s, &mut a);
+            t = fight.play_round_told(&t, &mut b, &mut lines);
+            assert_eq!(s, t, "the told round drew differently");
+        }
+        assert!(lines[0].starts_with("Initiative"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| names.iter().any(|n| l.starts_with(&format!("{n} attacks"))))
+        );
+    }
+}
+
+#[test]
+fn health_at_the_end_sums_to_one_and_matches_the_winner() {
+    let fight = Fight::new(&Scene::duel(), &Rules::default()).unwrap();
+    let law = end_law(&fight, EncounterLimits::default()).unwrap();
+    let n = fight.combatants().len();
+    assert_eq!(law.health.len(), n);
+    assert_eq!(fight.health(&fight.start()).len(), n);
+    for (k, (_, health)) in law.health.iter().enumerate() {
+        assert!((health.total() + law.ends.tail() - 1.0).abs() < 1e-9);
+        let standing: f64 = health.iter().filter(|&(&h, _)| h > 0).map(|(_, p)| p).sum();
+        // Standing at the end: only on the winning side.
+        let side = fight.side_of(k).unwrap();
+        let wins = law.ends.probability(&Victory { side });
+        assert!(standing <= wins + 1e-9);
+    }
+}

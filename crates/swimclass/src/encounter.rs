@@ -1119,6 +1119,8 @@ pub struct Fight<P = Rulebook> {
     laws: Memo<RollKey, Arc<Dist<Exchange>>>,
     initiative: Vec<Initiative>,
     order_law: Dist<Vec<u8>>,
+    /// Played by [`Rulebook`] ([`Fight::new`]), which [`Fight::state_bound_of`] needs.
+    rulebook: bool,
 }
 
 impl Fight<Rulebook> {
@@ -1139,6 +1141,7 @@ impl Fight<Rulebook> {
         let stances = scene.combatant.iter().map(|c| c.stance).collect();
         let mut f = Fight::with_policy(scene, rules, Rulebook::new(stances))?;
         f.policy = f.policy.clone().with_sides(f.sides.clone());
+        f.rulebook = true;
         Ok(f)
     }
 }
@@ -1292,7 +1295,191 @@ impl<P> Fight<P> {
             laws: Memo::new(),
             initiative,
             order_law,
+            rulebook: false,
         })
+    }
+
+    /// An upper bound on the states the fight can reach, from the scene alone
+    /// ([`Encounter::state_bound`]; `None` for a policy other than [`Rulebook`], when skills
+    /// advance mid-fight, whose ranks and HP pools the states also hold, or when an
+    /// attack's hits have no top). It counts the initiative orders the roll can give (and
+    /// the start before it) times the ways each side can stand:
+    /// - a standing member: its HP from 1 to its pool, times holding its reserve or not
+    ///   (when it has one), times stunned by none or by each foe who casts Stun;
+    /// - a member no longer standing: the HP it fell to (from 0 down to 1 less the most hits
+    ///   a foe's attack can get through), and below 0 its stabilization criticals so far and
+    ///   whether it is stable (or dead, criticals beyond its Defense rank, as many as one
+    ///   more roll can add), when no one on its side heals; when one does, every HP from the
+    ///   lowest reachable to the pool with every count of criticals;
+    /// - with no `heal` stance in the fight and no healer on the side, only the HP its
+    ///   attacks reach (each lands on the side's standing member with the fewest HP); else
+    ///   every combination.
+    ///
+    /// The last member of a side to fall ends the fight at once, so a side all down in a
+    /// final state of a two-sided fight has one member just fallen (no roll to stabilize
+    /// yet).
+    ///
+    /// ```
+    /// use dice_core::{Encounter, EncounterLimits, end_law};
+    /// use dice_swimclass::{Rules, encounter::{Fight, Scene}};
+    /// let f = Fight::new(&Scene::sample_rounds(), Rules::default())?;
+    /// let law = end_law(&f, EncounterLimits::default())?;
+    /// assert!(f.state_bound_of().is_some_and(|b| b >= law.states as u64));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state_bound_of(&self) -> Option<u64> {
+        if self.rules.advance_mid_fight || !self.rulebook {
+            return None;
+        }
+        let focus = self.combatants.iter().all(|c| c.stance != Stance::Heal);
+        let n = self.combatants.len();
+        let heals_on =
+            |side: u8| (0..n).any(|k| self.sides[k] == side && self.combatants[k].heal.is_some());
+        // Per member: standing weight S (per HP), states once fallen N, just fallen H.
+        let mut standing_w = vec![0u64; n];
+        let mut fallen = vec![0u64; n];
+        let mut fresh = vec![0u64; n];
+        for i in 0..n {
+            let c = &self.combatants[i];
+            let mut hits = 0u64;
+            for m in self
+                .base
+                .iter()
+                .filter(|(k, _)| !k.stun && k.on as usize == i)
+            {
+                // The attack's law is enumerated in full: a tail is only rounding.
+                if m.1.hits.tail() > 1e-9 {
+                    return None;
+                }
+                let top =
+                    m.1.hits
+                        .iter()
+                        .filter(|&(_, p)| p > 0.0)
+                        .map(|(&h, _)| u64::from(h))
+                        .max()
+                        .unwrap_or(0);
+                hits = hits.max(top);
+            }
+            let r = u64::from(c.defense_rank);
+            // A critical is one die's face: at most one per die of the roll.
+            let crit = u64::from(SkillDice::new(c.defense_rank).rolled(&self.rules));
+            let stunners = (0..n)
+                .filter(|&k| self.sides[k] != self.sides[i] && self.combatants[k].stun.is_some())
+                .count() as u64;
+            let reserve = if c.reserve.is_some() { 2 } else { 1 };
+            if heals_on(self.sides[i]) {
+                let counts = r + crit + 1;
+                let low = hits + r + crit; // HP from -low to 0
+                standing_w[i] = reserve * (1 + stunners) * (r + 1);
+                fallen[i] = (low + 1) * counts * 2;
+                fresh[i] = fallen[i];
+            } else {
+                standing_w[i] = reserve * (1 + stunners);
+                fallen[i] = if hits == 0 {
+                    0
+                } else {
+                    1 + (hits - 1) * (2 * (r + 1) + crit)
+                };
+                fresh[i] = hits;
+            }
+        }
+        let sides = self.side_names.len();
+        let mut up = vec![0u64; sides];
+        let mut down = vec![0u64; sides];
+        let mut down_fresh = vec![0u64; sides];
+        for side in 0..sides {
+            let members: Vec<usize> = (0..n).filter(|&k| self.sides[k] as usize == side).collect();
+            let focused = if focus && !heals_on(side as u8) {
+                self.focused_side(&members, &standing_w, &fallen)
+            } else {
+                None
+            };
+            let (u, d) = match focused {
+                Some(x) => x,
+                None => {
+                    let all = members.iter().fold(1u64, |a, &k| {
+                        let s =
+                            u64::from(self.combatants[k].max_hp()).saturating_mul(standing_w[k]);
+                        a.saturating_mul(s.saturating_add(fallen[k]))
+                    });
+                    let d = members
+                        .iter()
+                        .fold(1u64, |a, &k| a.saturating_mul(fallen[k]));
+                    (all.saturating_sub(d), d)
+                }
+            };
+            up[side] = u;
+            down[side] = d;
+            down_fresh[side] = members.iter().fold(0u64, |sum, &k| {
+                let others = members
+                    .iter()
+                    .filter(|&&j| j != k)
+                    .fold(fresh[k], |a, &j| a.saturating_mul(fallen[j]));
+                sum.saturating_add(others)
+            });
+        }
+        let states = if sides == 2 {
+            up[0]
+                .saturating_mul(up[1])
+                .saturating_add(up[0].saturating_mul(down_fresh[1].min(down[1])))
+                .saturating_add(up[1].saturating_mul(down_fresh[0].min(down[0])))
+        } else {
+            let all = (0..sides).fold(1u64, |a, s| a.saturating_mul(up[s].saturating_add(down[s])));
+            let none = (0..sides).fold(1u64, |a, s| a.saturating_mul(down[s]));
+            all.saturating_sub(none)
+        };
+        let orders = self.order_law.len() as u64;
+        Some(orders.saturating_mul(states).saturating_add(1))
+    }
+
+    /// A side's states with someone standing and with everyone down, when every attack on
+    /// it lands on its standing member with the fewest HP (the first in the scene on a tie):
+    /// the HP so reached, each standing member weighted by `standing_w`, each fallen one by
+    /// `fallen`. `None` beyond a million HP combinations.
+    fn focused_side(
+        &self,
+        members: &[usize],
+        standing_w: &[u64],
+        fallen: &[u64],
+    ) -> Option<(u64, u64)> {
+        // 0 stands for "no longer standing".
+        let start: Vec<u32> = members
+            .iter()
+            .map(|&k| self.combatants[k].max_hp())
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo = vec![start.clone()];
+        seen.insert(start);
+        while let Some(hp) = todo.pop() {
+            let Some(k) = (0..hp.len())
+                .filter(|&k| hp[k] > 0)
+                .min_by_key(|&k| (hp[k], k))
+            else {
+                continue;
+            };
+            for left in 0..hp[k] {
+                let mut next = hp.clone();
+                next[k] = left;
+                if seen.insert(next.clone()) {
+                    if seen.len() > 1_000_000 {
+                        return None;
+                    }
+                    todo.push(next);
+                }
+            }
+        }
+        let (mut up, mut down) = (0u64, 0u64);
+        for hp in &seen {
+            let w = hp.iter().zip(members).fold(1u64, |w, (&h, &k)| {
+                w.saturating_mul(if h > 0 { standing_w[k] } else { fallen[k] })
+            });
+            if hp.iter().any(|&h| h > 0) {
+                up = up.saturating_add(w);
+            } else {
+                down = down.saturating_add(w);
+            }
+        }
+        Some((up, down))
     }
 
     /// The combatants, in the scene's order.
@@ -1886,11 +2073,19 @@ impl<P: Policy<FightState, Action>> Fight<P> {
         }))
     }
 
-    /// Plays `who`'s turn with the caller's RNG.
-    fn play_turn<R: Rng + ?Sized>(&self, state: &mut FightState, who: usize, rng: &mut R) {
+    /// Plays `who`'s turn with the caller's RNG; with `told`, a line for what it did and
+    /// what the roll meant (the same draws either way).
+    fn play_turn<R: Rng + ?Sized>(
+        &self,
+        state: &mut FightState,
+        who: usize,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) {
         if self.end(state).is_some() {
             return;
         }
+        let name = |k: usize| self.combatants.get(k).map_or("?", |c| c.name.as_str());
         let adv = self.rules.advance_mid_fight;
         self.begin_turn(state, who);
         // A roll that cannot be built (never, for a fight that was built: every rank an
@@ -1904,13 +2099,33 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                         criticals: o.criticals,
                     };
                     self.apply_own_stabilize(state, who, outcome, adv && o.advances);
+                    if let Some(t) = told.as_deref_mut() {
+                        t.push(format!(
+                            "{} is dying and rolls to stabilize ({}): {o}: {}.",
+                            name(who),
+                            roll.task(),
+                            self.condition_text(state, who)
+                        ));
+                    }
                 }
             }
             Condition::Up => {
                 let open = self.open_actions(state, who);
-                if !open.is_empty() {
+                if open.is_empty() {
+                    if let Some(t) = told.as_deref_mut() {
+                        t.push(format!("{} is stunned and loses the turn.", name(who)));
+                    }
+                } else {
                     match self.choice(state, who, &open) {
-                        Action::Reserve => state.standing[who].reserve = true,
+                        Action::Reserve => {
+                            state.standing[who].reserve = true;
+                            if let Some(t) = told.as_deref_mut() {
+                                t.push(format!(
+                                    "{} holds its reserve instead of acting (L43).",
+                                    name(who)
+                                ));
+                            }
+                        }
                         a @ (Action::Attack(t) | Action::Stun(t)) => {
                             let stun = matches!(a, Action::Stun(_));
                             let t = t as usize;
@@ -1922,6 +2137,24 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                                     defense_advances: adv && o.defense_advances,
                                 };
                                 self.apply_exchange(state, stun, who, t, x);
+                                if let Some(told) = told.as_deref_mut() {
+                                    let what = if stun { "tries to stun" } else { "attacks" };
+                                    let after = if stun {
+                                        if x.hits > 0 {
+                                            "stunned until its next turn".to_owned()
+                                        } else {
+                                            "not stunned".to_owned()
+                                        }
+                                    } else {
+                                        self.condition_text(state, t)
+                                    };
+                                    told.push(format!(
+                                        "{} {what} {}: {o}: {} {after}.",
+                                        name(who),
+                                        name(t),
+                                        name(t)
+                                    ));
+                                }
                             }
                         }
                         Action::Heal(t) => {
@@ -1934,6 +2167,15 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                                     o.succeeded,
                                     adv && o.advances,
                                 );
+                                if let Some(told) = told.as_deref_mut() {
+                                    told.push(format!(
+                                        "{} heals {} with Life magic: {o}: {} {}.",
+                                        name(who),
+                                        name(t as usize),
+                                        name(t as usize),
+                                        self.condition_text(state, t as usize)
+                                    ));
+                                }
                             }
                         }
                         Action::Stabilize(t) => {
@@ -1946,6 +2188,15 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                                     o.succeeded,
                                     adv && o.advances,
                                 );
+                                if let Some(told) = told {
+                                    told.push(format!(
+                                        "{} stabilizes {} with Life magic: {o}: {} {}.",
+                                        name(who),
+                                        name(t as usize),
+                                        name(t as usize),
+                                        self.condition_text(state, t as usize)
+                                    ));
+                                }
                             }
                         }
                     }
@@ -1954,6 +2205,50 @@ impl<P: Policy<FightState, Action>> Fight<P> {
             Condition::Down | Condition::Dead => {}
         }
         self.tidy(state);
+    }
+
+    /// One round with the caller's RNG, telling it when `told` is given.
+    fn play_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) -> FightState {
+        let mut s = state.clone();
+        if s.order.is_empty() {
+            let all: Vec<u8> = (0..self.combatants.len() as u8).collect();
+            s.order = roll_order(&self.initiative, &all, rng);
+            if let Some(t) = told.as_deref_mut() {
+                let names: Vec<&str> = s
+                    .order
+                    .iter()
+                    .map(|&k| {
+                        self.combatants
+                            .get(k as usize)
+                            .map_or("?", |c| c.name.as_str())
+                    })
+                    .collect();
+                t.push(format!(
+                    "Initiative (highest die first, then the second; ties re-rolled, L45): {}.",
+                    names.join(", ")
+                ));
+            }
+        }
+        let order = s.order.clone();
+        for who in order {
+            self.play_turn(&mut s, who as usize, rng, told.as_deref_mut());
+        }
+        s
+    }
+
+    /// `3/4 HP`, `-1/4 HP dying`.
+    fn condition_text(&self, state: &FightState, who: usize) -> String {
+        let hp = state.standing[who].hp;
+        let max = self.max_hp(state, who);
+        match self.condition(state, who) {
+            Condition::Up => format!("{hp}/{max} HP"),
+            c => format!("{hp}/{max} HP, {c}"),
+        }
     }
 
     /// The exact law of one round played in `order`.
@@ -2028,16 +2323,34 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
     }
 
     fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
-        let mut s = state.clone();
-        if s.order.is_empty() {
-            let all: Vec<u8> = (0..self.combatants.len() as u8).collect();
-            s.order = roll_order(&self.initiative, &all, rng);
-        }
-        let order = s.order.clone();
-        for who in order {
-            self.play_turn(&mut s, who as usize, rng);
-        }
-        s
+        self.play_told(state, rng, None)
+    }
+
+    /// As [`Encounter::play_round`], telling the initiative order when it is rolled and
+    /// each turn: the action, the roll's meaning (hits through, criticals, advances;
+    /// successes), and the target's HP and condition after it (down, dying, stable, dead).
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> FightState {
+        self.play_told(state, rng, Some(told))
+    }
+
+    /// An upper bound from the scene ([`Fight::state_bound_of`]).
+    fn state_bound(&self) -> Option<u64> {
+        self.state_bound_of()
+    }
+
+    /// Every combatant's name, in the scene's order.
+    fn health_names(&self) -> Vec<String> {
+        self.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// Every combatant's HP (L41): 0 when down, below 0 when dying, stable or dead.
+    fn health(&self, state: &FightState) -> Vec<i64> {
+        state.standing.iter().map(|s| i64::from(s.hp)).collect()
     }
 }
 

@@ -1070,3 +1070,97 @@ fn skills_advancing_with_no_ceiling_are_played_but_not_solved() {
     }
     assert!(raised > 0);
 }
+
+// ------------------------------------------------------------------ told, bound, health
+
+/// Plays `e` twice with one seed, once telling: the same states each round, and the lines.
+fn told_rounds<E: Encounter>(e: &E, seed: u64) -> Vec<String> {
+    let (mut a, mut b) = (rng(seed), rng(seed));
+    let (mut s, mut t) = (e.start(), e.start());
+    let mut lines = Vec::new();
+    for _ in 0..500 {
+        if e.end(&s).is_some() {
+            break;
+        }
+        s = e.play_round(&s, &mut a);
+        t = e.play_round_told(&t, &mut b, &mut lines);
+        assert!(s == t, "the told round drew differently");
+    }
+    lines
+}
+
+#[test]
+fn told_rounds_name_the_actors_and_draw_as_play_round() {
+    let fight = Fight::new(&Scene::sample_rounds(), Rules::default()).unwrap();
+    for seed in 0..5 {
+        let lines = told_rounds(&fight, seed);
+        assert!(lines[0].starts_with("Initiative"));
+        assert!(lines.iter().any(|l| l.starts_with("Harro attacks Orc")));
+        assert!(lines.iter().any(|l| l.contains("hit")));
+    }
+}
+
+/// Two a side, all alike, at `attack` and `defense` ranks.
+fn two_a_side(attack: u32, defense: u32) -> Scene {
+    let mut scene = Scene::sample_rounds();
+    let base = scene.combatant[0].clone();
+    scene.combatant = (0..4)
+        .map(|k| {
+            let mut c = base.clone();
+            c.name = format!("F{k}");
+            c.side = format!("S{}", k % 2);
+            c.skills =
+                Sheet::with_ranks([(Skill::BasicMelee, attack), (Skill::BasicDefense, defense)]);
+            c.attack_implements = Vec::new();
+            c
+        })
+        .collect();
+    scene
+}
+
+#[test]
+fn state_bound_holds_and_refuses_large_fights_at_once() {
+    let mut scenes = vec![Scene::sample_rounds()];
+    let mut three = Scene::sample_rounds();
+    let mut extra = three.combatant[0].clone();
+    extra.name = "Second orc".into();
+    three.combatant.push(extra);
+    scenes.push(three);
+    let mut low = two_a_side(1, 1);
+    low.combatant.truncate(3);
+    scenes.push(low);
+    for scene in &scenes {
+        let fight = Fight::new(scene, Rules::default()).unwrap();
+        let law = end_law(&fight, EncounterLimits::default()).unwrap();
+        let bound = fight.state_bound().unwrap();
+        assert!(bound >= law.states as u64, "{bound} < {}", law.states);
+    }
+    // Two a side at ranks 5 and 6: refused before any work.
+    let big = Fight::new(&two_a_side(5, 6), Rules::default()).unwrap();
+    assert!(big.state_bound().unwrap() > 200_000);
+    assert!(matches!(
+        end_law(&big, EncounterLimits::default()),
+        Err(dice_core::Error::TooManyStates { .. })
+    ));
+}
+
+#[test]
+fn health_at_the_end_matches_the_winner() {
+    let fight = Fight::new(&Scene::sample_rounds(), Rules::default()).unwrap();
+    let law = end_law(&fight, EncounterLimits::default()).unwrap();
+    assert_eq!(fight.health_names(), ["Orc", "Harro"]);
+    for (name, health) in &law.health {
+        assert!((health.total() + law.ends.tail() - 1.0).abs() < 1e-9);
+        let standing: f64 = health.iter().filter(|&(&h, _)| h > 0).map(|(_, p)| p).sum();
+        let wins: f64 = law
+            .ends
+            .iter()
+            .filter(|(v, _)| v.to_string().starts_with(name.as_str()))
+            .map(|(_, p)| p)
+            .sum();
+        assert!(
+            (standing - wins).abs() < 1e-9,
+            "{name}: {standing} vs {wins}"
+        );
+    }
+}
