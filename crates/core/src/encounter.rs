@@ -124,11 +124,19 @@ pub trait Encounter {
         Vec::new()
     }
 
-    /// The health of each of [`Encounter::health_names`] in `state`, in the same order (0
-    /// or less for one who is down).
+    /// The health of each of [`Encounter::health_names`] in `state`, in the same order: at
+    /// most [`Encounter::down_at`] for one who is down (out of the fight), above it for one
+    /// still standing.
     fn health(&self, state: &Self::State) -> Vec<i64> {
         let _ = state;
         Vec::new()
+    }
+
+    /// The highest [`Encounter::health`] at which a combatant is down: 0 by default (hit
+    /// points at 0 or below); a game where one may still stand at 0 says so (a robot at
+    /// Durability 0 runs until it shuts down).
+    fn down_at(&self) -> i64 {
+        0
     }
 }
 

@@ -1469,28 +1469,150 @@ impl<P: DuelPolicy> Duel<P> {
         })
     }
 
-    /// One turn played with the caller's RNG: the same steps, rolled.
-    fn play_turn<R: Rng + ?Sized>(&self, s: &DuelState, rng: &mut R) -> DuelState {
+    /// One turn played with the caller's RNG: the same steps, rolled; told onto `told` when
+    /// it is given (nothing is formatted otherwise), with the same draws either way.
+    fn play_turn<R: Rng + ?Sized>(
+        &self,
+        s: &DuelState,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) -> DuelState {
         let a = usize::from(s.top.min(1));
         let d = 1 - a;
         let Ok(plan) = self.plan(s) else {
             return *s;
         };
+        let name = |i: usize| &self.fighters[i].name;
         let Some(attack) = &plan.attack else {
-            return self.settle(s, &plan, plan.state, None).unwrap_or(*s);
+            let next = self.settle(s, &plan, plan.state, None).unwrap_or(*s);
+            if let Some(t) = told {
+                t.push(format!(
+                    "{} cannot attack (no dice or no Articulation left)",
+                    name(a)
+                ));
+                t.push(self.tell_end_of_turn(s, &next));
+            }
+            return next;
         };
         let o = attack.roll_exchange(rng);
+        if let Some(t) = told.as_deref_mut() {
+            t.push(self.tell_exchange(s, &plan, attack, &o));
+        }
         let mut st = Self::after_exchange(&plan, a, &o);
         if !o.hit() {
-            return self.settle(s, &plan, st, Some(&o)).unwrap_or(*s);
+            let next = self.settle(s, &plan, st, Some(&o)).unwrap_or(*s);
+            if let Some(t) = told {
+                t.push(self.tell_end_of_turn(s, &next));
+            }
+            return next;
         }
         let Ok(hit) = self.hit(attack, &mut st, a, &o) else {
             return *s;
         };
         let dm = hit.save.roll(rng);
         let kd = hit.knockdown.as_ref().map(|k| k.roll(rng));
+        let before = st.robots[d];
         st.robots[d] = self.harm_rolled(&st, d, &dm, kd, rng);
-        self.settle(s, &plan, st, Some(&o)).unwrap_or(*s)
+        let next = self.settle(s, &plan, st, Some(&o)).unwrap_or(*s);
+        if let Some(t) = told {
+            let spent = plan.state.robots[d].power.saturating_sub(before.power);
+            let exerted = if spent > 0 {
+                format!(" ({spent} Power spent exerting)")
+            } else {
+                String::new()
+            };
+            t.push(format!(
+                "{}'s Durability Save at TN {}{exerted}: {dm}",
+                name(d),
+                hit.save.save().tn()
+            ));
+            if let (Some(k), Some(out)) = (&hit.knockdown, kd) {
+                t.push(format!(
+                    "{}'s knockdown Locomotion Save at TN {}: {out}",
+                    name(d),
+                    k.tn()
+                ));
+            }
+            let after = st.robots[d];
+            if after.shut_down {
+                t.push(format!("{} is shut down", name(d)));
+            } else {
+                let mut line = format!("{} stands at Durability {}", name(d), after.durability);
+                if after.durability != before.durability {
+                    line.push_str(&format!(" (was {})", before.durability));
+                }
+                if after.penalty > 0 {
+                    line.push_str(&format!(", −{} dice until bought off", after.penalty));
+                }
+                if dm.shutdown {
+                    line.push_str(" (the shutdown overridden)");
+                }
+                if after.locomotion < before.locomotion {
+                    line.push_str(&format!(", Locomotion {}", after.locomotion));
+                }
+                t.push(line);
+            }
+            t.push(self.tell_end_of_turn(s, &next));
+        }
+        next
+    }
+
+    /// The attack and parry in words: who attacks whom with how many dice, the parry or not,
+    /// the successes and what they did.
+    fn tell_exchange(
+        &self,
+        s: &DuelState,
+        plan: &Plan,
+        attack: &Attack,
+        o: &AttackOutcome,
+    ) -> String {
+        let a = usize::from(s.top.min(1));
+        let d = 1 - a;
+        let (fa, fd) = (&self.fighters[a].name, &self.fighters[d].name);
+        let exerted = |i: usize| {
+            if plan.state.robots[i].power < s.robots[i].power {
+                ", exerting"
+            } else {
+                ""
+            }
+        };
+        let parry = if plan.parried {
+            format!("{fd} parries (1 AP{})", exerted(d))
+        } else {
+            format!("{fd} does not parry")
+        };
+        format!(
+            "{fa} attacks {fd} with {} dice at TN {}{}; {parry}: {o}",
+            attack.dice,
+            attack.articulation,
+            exerted(a)
+        )
+    }
+
+    /// The end of a turn in words: the Action Points left, who Paid for Turn, who acts next.
+    fn tell_end_of_turn(&self, before: &DuelState, next: &DuelState) -> String {
+        let a = usize::from(before.top.min(1));
+        let name = |i: usize| &self.fighters[i].name;
+        if next.robots.iter().any(|r| r.shut_down) {
+            return format!(
+                "{} wins",
+                name(if next.robots[0].shut_down { 1 } else { 0 })
+            );
+        }
+        let top = usize::from(next.top.min(1));
+        let paid = if top == a {
+            format!("{} pays for another turn; ", name(a))
+        } else {
+            String::new()
+        };
+        format!(
+            "{paid}{} to act ({} {} AP, {} {} AP)",
+            name(top),
+            name(0),
+            next.robots[0].action_points,
+            name(1),
+            next.robots[1].action_points
+        )
     }
 
     /// The exact law of the Turn Order and Base Action Points (L295–299, L2091).
@@ -1520,7 +1642,12 @@ impl<P: DuelPolicy> Duel<P> {
         }))
     }
 
-    fn play_setup<R: Rng + ?Sized>(&self, state: &DuelState, rng: &mut R) -> DuelState {
+    fn play_setup<R: Rng + ?Sized>(
+        &self,
+        state: &DuelState,
+        rng: &mut R,
+        told: Option<&mut Vec<String>>,
+    ) -> DuelState {
         let rankings = [
             self.fighters[0].ranking(&self.rules),
             self.fighters[1].ranking(&self.rules),
@@ -1536,6 +1663,17 @@ impl<P: DuelPolicy> Duel<P> {
             n.robots[i].action_points = self.fighters[i]
                 .base_action_points(&self.rules)
                 .map_or(0, |b| byte(b.roll(rng)));
+        }
+        if let Some(t) = told {
+            let name = |i: usize| &self.fighters[i].name;
+            t.push(format!(
+                "Turn Order: {} at the top; Base Action Points: {} {}, {} {}",
+                name(top),
+                name(0),
+                n.robots[0].action_points,
+                name(1),
+                n.robots[1].action_points
+            ));
         }
         n
     }
@@ -1582,10 +1720,65 @@ impl<P: DuelPolicy> Encounter for Duel<P> {
 
     fn play_round<R: Rng + ?Sized>(&self, state: &DuelState, rng: &mut R) -> DuelState {
         if state.engaged {
-            self.play_turn(state, rng)
+            self.play_turn(state, rng, None)
         } else {
-            let s = self.play_setup(state, rng);
-            self.play_turn(&s, rng)
+            let s = self.play_setup(state, rng, None);
+            self.play_turn(&s, rng, None)
         }
+    }
+
+    /// The same round, told: the Turn Order and Base Action Points when they are rolled; the
+    /// attack (dice, TN, the parry or not, the successes and whether it hit); on a hit the
+    /// Durability Save and any knockdown save, what they left of the defender (shut down, or
+    /// its Durability and Action Points); who acts next, and who Paid for Turn. The dice are
+    /// drawn as [`Encounter::play_round`] draws them.
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &DuelState,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> DuelState {
+        if state.engaged {
+            self.play_turn(state, rng, Some(told))
+        } else {
+            let s = self.play_setup(state, rng, Some(told));
+            self.play_turn(&s, rng, Some(told))
+        }
+    }
+
+    /// [`Duel::state_bound`], so that the engine refuses at once a duel bounded beyond its
+    /// limit; `None` when the duel's own budget ([`Duel::with_state_budget`]) was raised to
+    /// admit a bound above the engine's default limit: the bound is loose there, and the
+    /// engine tries, its limits stopping it as the states are listed.
+    fn state_bound(&self) -> Option<u64> {
+        let bound = Duel::state_bound(self);
+        let default = EncounterLimits::default().max_states as u64;
+        (bound <= default || bound > self.budget).then_some(bound)
+    }
+
+    /// The two robots' names.
+    fn health_names(&self) -> Vec<String> {
+        self.fighters.iter().map(|f| f.name.clone()).collect()
+    }
+
+    /// Each robot's Durability (L2222), or −1 once it is shut down (a robot can stand at
+    /// Durability 0).
+    fn health(&self, state: &DuelState) -> Vec<i64> {
+        state
+            .robots
+            .iter()
+            .map(|r| {
+                if r.shut_down {
+                    -1
+                } else {
+                    i64::from(r.durability)
+                }
+            })
+            .collect()
+    }
+
+    /// −1: a shut-down robot; one at Durability 0 still runs.
+    fn down_at(&self) -> i64 {
+        -1
     }
 }

@@ -1206,3 +1206,128 @@ const GOLDEN_ROLLED: [u64; 6] = [
     9372934208820998314,
     3669552735984273097,
 ];
+
+/// The seeded rounds of `duel`, played one by one with `play_round`.
+fn rounds_played(duel: &Duel, seed: u64, cap: usize) -> Vec<DuelState> {
+    let mut r = rng(seed);
+    let mut states = vec![duel.start()];
+    while states.len() <= cap {
+        let now = states.last().unwrap();
+        if duel.end(now).is_some() {
+            break;
+        }
+        states.push(duel.play_round(now, &mut r));
+    }
+    states
+}
+
+#[test]
+fn told_duels_name_the_robots_and_play_as_untold_ones() {
+    for duel in [small_duel(), options_duel(), full_duel()] {
+        let names = [&duel.fighters()[0].name, &duel.fighters()[1].name];
+        for seed in [1, 8, 21] {
+            let played = play(&duel, &mut rng(seed), 1000);
+            assert_eq!(played.states, rounds_played(&duel, seed, 1000));
+            assert_eq!(played.told.len(), played.states.len() - 1);
+            assert!(played.told[0][0].starts_with("Turn Order: "));
+            for (round, next) in played.told.iter().zip(&played.states[1..]) {
+                // The attack, or why there was none, then how the turn ended.
+                let turn = round
+                    .iter()
+                    .find(|l| !l.starts_with("Turn Order: "))
+                    .unwrap();
+                assert!(names.iter().any(|n| turn.starts_with(n.as_str())), "{turn}");
+                let last = round.last().unwrap();
+                match duel.end(next) {
+                    Some(Victory(w)) => {
+                        assert_eq!(last, &format!("{} wins", names[usize::from(w)]));
+                        assert!(round.iter().any(|l| l.ends_with("is shut down")));
+                    }
+                    None => {
+                        let top = names[usize::from(next.top)];
+                        assert!(last.contains(&format!("{top} to act")), "{last}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_engine_refuses_a_duel_beyond_its_bound_at_once() {
+    // The trait's bound is the duel's own.
+    for duel in [small_duel(), options_duel()] {
+        let bound = Encounter::state_bound(&duel).unwrap();
+        assert_eq!(bound, duel.state_bound());
+        let law = end_law(&duel, EncounterLimits::default()).unwrap();
+        assert!(bound >= law.states as u64, "{bound} < {}", law.states);
+    }
+    // Beyond the engine's limit: refused by the engine from the bound, before round_law.
+    let f = robot("Ann", 3, [5, 6, 6, 5, 5, 4], MeleeWeapon::SonicRapier);
+    let full = Duel::new([f.clone(), f], Rules::default())
+        .unwrap()
+        .with_duel_rules(DuelRules::FULL);
+    let bound = full.state_bound();
+    assert_eq!(Encounter::state_bound(&full), Some(bound));
+    assert_eq!(
+        end_law(&full, EncounterLimits::default()).unwrap_err(),
+        dice_core::Error::TooManyStates {
+            states: bound,
+            max: EncounterLimits::default().max_states as u64
+        }
+    );
+    // The duel's own check still refuses it when the engine's limit is raised.
+    let raised = EncounterLimits {
+        max_states: usize::MAX,
+        ..EncounterLimits::default()
+    };
+    assert!(matches!(
+        end_law(&full, raised),
+        Err(dice_core::Error::TooComplex { .. })
+    ));
+    // A budget raised to admit the bound lets the engine try.
+    let admitted = full.with_state_budget(u64::MAX);
+    assert_eq!(Encounter::state_bound(&admitted), None);
+    // The tiny duel under every rule has its budget raised too: its bound is given only
+    // where the engine's default limit admits it.
+    let tiny = full_duel();
+    let b = tiny.state_bound();
+    let given = if b <= 200_000 { Some(b) } else { None };
+    assert_eq!(Encounter::state_bound(&tiny), given);
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn the_shipped_scenes_are_bounded() {
+    use dice_robots_and_rapiers::Scene;
+    let text = include_str!("../scenes/juliard-vs-del-trevaine.toml");
+    let duel = Duel::from_scene(&toml::from_str::<Scene>(text).unwrap(), Rules::default()).unwrap();
+    let bound = Encounter::state_bound(&duel).unwrap();
+    let law = end_law(&duel, EncounterLimits::default()).unwrap();
+    assert!(bound >= law.states as u64, "{bound} < {}", law.states);
+    // Under every rule: refused by the engine from the bound, before any work.
+    let text = include_str!("../scenes/juliard-vs-del-trevaine-full.toml");
+    let full = Duel::from_scene(&toml::from_str::<Scene>(text).unwrap(), Rules::default()).unwrap();
+    assert!(matches!(
+        end_law(&full, EncounterLimits::default()),
+        Err(dice_core::Error::TooManyStates { .. })
+    ));
+}
+
+#[test]
+fn health_at_the_end_is_each_robots_durability() {
+    for duel in [small_duel(), options_duel()] {
+        let law = end_law(&duel, EncounterLimits::default()).unwrap();
+        let names: Vec<&str> = law.health.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Ann", "Bea"]);
+        for (i, (_, d)) in law.health.iter().enumerate() {
+            // Standing (Durability 0 or more) at the end is winning; −1 is shut down.
+            let standing: f64 = d.iter().filter(|(h, _)| **h >= 0).map(|(_, p)| p).sum();
+            let won = law.ends.probability(&Victory(i as u8));
+            assert!((standing - won).abs() < 1e-12, "{standing} against {won}");
+            assert!((d.total() + d.tail() - 1.0).abs() < 1e-12);
+            let top = i64::from(duel.start().robots[i].durability);
+            assert!(d.iter().all(|(h, _)| (-1..=top).contains(h)));
+        }
+    }
+}

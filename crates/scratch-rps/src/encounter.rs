@@ -49,7 +49,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, RwLock};
 
 use core::hash::BuildHasher;
-use dice_core::{Dist, Encounter, Exact, Policy, Rng};
+use dice_core::{Dist, Encounter, EncounterLimits, Exact, Policy, Rng};
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::ability::{Ability, Movement};
@@ -57,7 +57,8 @@ use crate::attack::{AttackKind, BLASTING_TARGETS};
 use crate::character::{Character, Health};
 use crate::error::Error;
 use crate::fight::{
-    Action, BonusAction, Combatant, CombatantId, Condition, Fight, RollReport, Turn, TurnStatus,
+    Action, BonusAction, Combatant, CombatantId, Condition, Fight, RollReport, Turn, TurnReport,
+    TurnStatus,
 };
 use crate::initiative::Initiative;
 use crate::roll::{Outcome, resolve};
@@ -66,6 +67,13 @@ use crate::rules::{Environment, Rules};
 /// The most combatants whose initiative order the exact law lists (every order is weighed:
 /// `n!` of them).
 pub const MAX_EXACT_COMBATANTS: usize = 6;
+
+/// The default budget of [`FightEncounter::estimated_states`]: the fights measured reach
+/// between a quarter and a half of their estimate, at about 60 to 100 µs a state in release,
+/// so a fight within 200,000 estimated states is answered in a few seconds (the Boss with a
+/// third thug and a tougher Flipfire: 134,401 estimated, 52,101 states, about 4 s), and one
+/// beyond is refused at once.
+pub const DEFAULT_ESTIMATE_BUDGET: u64 = 200_000;
 
 /// A fight in progress between rounds: the initiative order (empty before it is rolled) and
 /// every combatant's [`Condition`], in the order they were added. No round counter.
@@ -852,6 +860,9 @@ pub struct FightEncounter<P = Tactics> {
     turns: Mutex<TurnMemo>,
     /// Twins merged by symmetry: classes of two or more ids, increasing; empty when off.
     twins: Vec<Vec<CombatantId>>,
+    /// The most states [`FightEncounter::estimated_states`] may estimate before the exact
+    /// law is refused.
+    budget: u64,
 }
 
 impl<P: Clone> Clone for FightEncounter<P> {
@@ -865,6 +876,7 @@ impl<P: Clone> Clone for FightEncounter<P> {
             order_blind: self.order_blind,
             turns: Mutex::default(),
             twins: self.twins.clone(),
+            budget: self.budget,
         }
     }
 }
@@ -993,6 +1005,7 @@ impl FightEncounter<Tactics> {
             chosen: RwLock::default(),
             order_blind: true,
             turns: Mutex::default(),
+            budget: DEFAULT_ESTIMATE_BUDGET,
         })
     }
 }
@@ -1067,6 +1080,7 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
             order_blind: false,
             turns: Mutex::default(),
             twins: Vec::new(),
+            budget: self.budget,
         }
     }
 
@@ -1118,6 +1132,126 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
     /// ```
     pub fn twins(&self) -> &[Vec<CombatantId>] {
         &self.twins
+    }
+
+    /// The same encounter with another budget for [`FightEncounter::estimated_states`]: the
+    /// exact law is refused at its start, before any work, when the estimate is above
+    /// `states` (by default [`DEFAULT_ESTIMATE_BUDGET`]). A larger budget lets the engine
+    /// try, and its own limits ([`EncounterLimits`]) still stop it as the states are listed.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// let e = FightEncounter::new(fight)?.with_estimate_budget(2_000_000);
+    /// assert_eq!(e.estimate_budget(), 2_000_000);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn with_estimate_budget(mut self, states: u64) -> Self {
+        self.budget = states;
+        self
+    }
+
+    /// The budget of [`FightEncounter::with_estimate_budget`].
+    ///
+    /// ```
+    /// use dice_scratch_rps::encounter::DEFAULT_ESTIMATE_BUDGET;
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// assert_eq!(FightEncounter::new(fight)?.estimate_budget(), DEFAULT_ESTIMATE_BUDGET);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn estimate_budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// An estimate of the states the exact law will list, worked out from the scene alone:
+    /// every combatant's hit points from 0 to full (twins as a multiset: their order does not
+    /// count when they are merged), times the initiative orders (`n!`, over `k!` for each
+    /// class of `k` merged twins), plus the start. It is **not a bound**: the evades, delays
+    /// and shifts of defense a state also holds multiply it, while the fights end as soon as
+    /// a side is down and those out of the fight for good stop counting, so that the shipped
+    /// fights reach between a third and a half of it (the combat example 289 of 841, the Boss
+    /// 12,754 of 28,801). [`Encounter::round_law`] refuses the start, before any work, when it
+    /// is above [`FightEncounter::estimate_budget`], or when there are more than
+    /// [`MAX_EXACT_COMBATANTS`]. The true bound ([`FightEncounter::rules_bound`]) is far too
+    /// loose for that.
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("3 toughness")?, 1))?;
+    /// // 3 × 4 hit points, 2 orders, and the start.
+    /// assert_eq!(FightEncounter::new(fight)?.estimated_states(), 1 + 3 * 4 * 2);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn estimated_states(&self) -> u64 {
+        let cs = self.fight.combatants();
+        let values = |id: CombatantId| u128::from(cs[id].character().max_hit_points()) + 1;
+        let mut product = orders(cs.len(), &self.twins);
+        for id in 0..cs.len() {
+            if !self.twins.iter().any(|k| k.contains(&id)) {
+                product = product.and_then(|p| p.checked_mul(values(id)));
+            }
+        }
+        for class in &self.twins {
+            // Multisets of k values out of h: C(h + k − 1, k).
+            let (k, h) = (class.len() as u128, values(class[0]));
+            product = product.and_then(|p| p.checked_mul(binomial(h + k - 1, k)?));
+        }
+        saturate(product)
+    }
+
+    /// A true upper bound on the states the exact law can reach, from the rules alone: each
+    /// combatant's conditions (hit points 0 to full, times what may last until his next turn:
+    /// delayed or not (L45, L75–L79), and what his own last turn left: nothing, an evade with
+    /// no movement ability or with each he may use, caught or hit since or not (L49–L53), an
+    /// engage (L55), cover where there is some (L57), out of close range for a flier (L93);
+    /// and two more, escaped and set aside), multiplied, times the `n!` initiative orders, over
+    /// `k!` for each class of `k` merged twins (their standard order is one of the `k!`
+    /// renamings, none of which leaves a started state unchanged), plus the start. It is far
+    /// above what the tactics reach beyond a duel (the Boss and his thugs: about 7.8 billion
+    /// against 12,754), so [`Encounter::state_bound`] gives it only when it is within the
+    /// engine's default limit, and the exact law is kept in check by
+    /// [`FightEncounter::estimated_states`].
+    ///
+    /// ```
+    /// use dice_scratch_rps::{Character, Combatant, Environment, Fight, FightEncounter, Rules};
+    /// let mut fight = Fight::new(Environment::default(), Rules::default());
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 0))?;
+    /// fight.add(Combatant::new(Character::from_stat_block("2 toughness")?, 1))?;
+    /// // Each: 3 hit points × 2 (delayed) × (nothing, evade, evade caught or hit, engage) + 2.
+    /// assert_eq!(FightEncounter::new(fight)?.rules_bound(), 1 + 2 * 26 * 26);
+    /// # Ok::<(), dice_scratch_rps::Error>(())
+    /// ```
+    pub fn rules_bound(&self) -> u64 {
+        let env = self.fight.environment();
+        let cs = self.fight.combatants();
+        let mut product = orders(cs.len(), &self.twins);
+        for c in cs {
+            let ch = c.character();
+            let movements = ch
+                .movement_abilities()
+                .filter(|&(m, _)| match m {
+                    Movement::Flying => env.room_to_fly,
+                    Movement::Swimming => env.water.is_present(),
+                    _ => true,
+                })
+                .count() as u64;
+            let own = 1 + 2 * (1 + movements as u128) + 1 + u128::from(env.cover);
+            let airborne = if env.room_to_fly && ch.has(Ability::Flying) {
+                2
+            } else {
+                1
+            };
+            let conditions = (u128::from(ch.max_hit_points()) + 1) * 2 * own * airborne + 2;
+            product = product.and_then(|p| p.checked_mul(conditions));
+        }
+        saturate(product)
     }
 
     /// The renaming of twins that puts `state` in its standard form (each class sorted by
@@ -1496,6 +1630,104 @@ impl<P: Policy<Fight, Turn>> FightEncounter<P> {
         Ok(Dist::from_pairs(pairs)?)
     }
 
+    /// One round played with `rng`, told onto `told` when it is given (no line is formatted
+    /// otherwise); the same draws either way.
+    fn play_round_with<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        mut told: Option<&mut Vec<String>>,
+    ) -> FightState {
+        let mut fight = if state.is_started() {
+            self.fight_at(state, 0)
+        } else {
+            let mut f = self.fight.clone();
+            // Cannot fail: the fight has combatants and has not started.
+            let _ = f.start_rolled(rng);
+            if let Some(t) = told.as_deref_mut() {
+                t.push(self.tell_initiative(&f));
+            }
+            f
+        };
+        for _ in 0..self.fight.combatants().len() {
+            if fight.is_over() {
+                break;
+            }
+            let ready = fight
+                .current()
+                .is_some_and(|a| fight.combatants()[a].status() == TurnStatus::Ready);
+            let report = if ready {
+                let turn = self.decide(&fight);
+                match fight.take_turn_rolled(turn, rng) {
+                    Ok(r) => Ok(r),
+                    Err(_) => fight.pass(),
+                }
+            } else {
+                fight.pass()
+            };
+            if let (Some(t), Ok(r)) = (told.as_deref_mut(), report) {
+                t.push(self.tell_turn(&r));
+            }
+        }
+        FightState::of(&fight)
+    }
+
+    /// `text` with every `#id` written as the combatant's name.
+    fn named(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(i) = rest.find('#') {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 1..];
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            match after[..digits]
+                .parse::<usize>()
+                .ok()
+                .and_then(|id| self.names.get(id))
+            {
+                Some(name) => out.push_str(name),
+                None => out.push_str(&rest[i..=i + digits]),
+            }
+            rest = &after[digits..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `initiative: A 31, B 20, C 2` in the order rolled (L23).
+    fn tell_initiative(&self, fight: &Fight) -> String {
+        let totals: Vec<String> = fight
+            .order()
+            .iter()
+            .map(|&id| {
+                let total = fight.initiative(id).unwrap_or(0);
+                format!("{} {total}", self.names[id])
+            })
+            .collect();
+        format!("initiative: {}", totals.join(", "))
+    }
+
+    /// One turn in words, with names.
+    fn tell_turn(&self, r: &TurnReport) -> String {
+        let who = &self.names[r.actor];
+        let mut line = match &r.turn {
+            _ if r.escaped => format!("{who} escapes"),
+            None if r.status == TurnStatus::Ready => format!("{who} does nothing"),
+            None => format!("{who}: {}, turn skipped", r.status),
+            Some(t) => format!("{who}: {}", self.named(&t.to_string())),
+        };
+        for (i, roll) in r.rolls.iter().enumerate() {
+            line.push_str(if i == 0 { " — " } else { "; then " });
+            line.push_str(&self.named(&roll.to_string()));
+        }
+        if r.delayed_self {
+            line.push_str(&format!(
+                "; {who} is delayed until the end of his next turn"
+            ));
+        }
+        line
+    }
+
     fn end_of(&self, fight: &Fight) -> Option<FightEnd> {
         let standing = fight.standing_teams();
         if standing.len() >= 2 {
@@ -1603,6 +1835,29 @@ impl TurnMemo {
         self.slots.resize(self.states.len() * n, (u32::MAX, 0));
         Ok(id)
     }
+}
+
+/// The initiative orders of `n` combatants, `n!`, over `k!` for each class of `k` twins
+/// merged; `None` beyond `u128`.
+fn orders(n: usize, twins: &[Vec<CombatantId>]) -> Option<u128> {
+    let factorial = |n: usize| (1..=n as u128).try_fold(1u128, |a, i| a.checked_mul(i));
+    let mut orders = factorial(n)?;
+    for class in twins {
+        orders /= factorial(class.len())?;
+    }
+    Some(orders)
+}
+
+/// `n` choose `k`; `None` beyond `u128`.
+fn binomial(n: u128, k: u128) -> Option<u128> {
+    (0..k.min(n)).try_fold(1u128, |r, i| Some(r.checked_mul(n - i)? / (i + 1)))
+}
+
+/// One more (the start) than `count`, as a `u64`: `u64::MAX` when it does not fit.
+fn saturate(count: Option<u128>) -> u64 {
+    count
+        .and_then(|c| u64::try_from(c.checked_add(1)?).ok())
+        .unwrap_or(u64::MAX)
 }
 
 /// More situations or turn outcomes than a `u32` numbers.
@@ -1738,7 +1993,10 @@ impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
     }
 
     /// Initiative (in the first round), then each combatant's turn in order, each turn's law
-    /// from [`FightEncounter::turn_law`]. Many rounds pass through the same situations, so
+    /// from [`FightEncounter::turn_law`]. The start of a fight whose
+    /// [`FightEncounter::estimated_states`] is above its budget
+    /// ([`FightEncounter::with_estimate_budget`]) is refused before any work
+    /// ([`dice_core::Error::TooComplex`]). Many rounds pass through the same situations, so
     /// each turn's law from each situation met is worked out once and kept, its outcomes
     /// already in the form the next turn is asked about (twins in their standard order, and
     /// after the last turn of the round the normal form).
@@ -1754,6 +2012,17 @@ impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
                 m
             }
         };
+        if !state.is_started() {
+            let estimate = self.estimated_states();
+            if estimate > self.budget {
+                return Err(dice_core::Error::TooComplex {
+                    what: "the states of this fight (an estimate from its hit points and \
+                           initiative orders)",
+                    work: estimate,
+                    max: self.budget,
+                });
+            }
+        }
         let mut layer: Vec<(u32, f64)> = Vec::new();
         if state.is_started() {
             layer.push((memo.id(state.clone(), n)?, 1.0));
@@ -1787,31 +2056,45 @@ impl<P: Policy<Fight, Turn>> Encounter for FightEncounter<P> {
     /// The same round rolled: [`Fight::start_rolled`] in the first round, then
     /// [`Fight::take_turn_rolled`] with the policy's turns (or [`Fight::pass`]).
     fn play_round<R: Rng + ?Sized>(&self, state: &FightState, rng: &mut R) -> FightState {
-        let mut fight = if state.is_started() {
-            self.fight_at(state, 0)
-        } else {
-            let mut f = self.fight.clone();
-            // Cannot fail: the fight has combatants and has not started.
-            let _ = f.start_rolled(rng);
-            f
-        };
-        for _ in 0..self.fight.combatants().len() {
-            if fight.is_over() {
-                break;
-            }
-            let ready = fight
-                .current()
-                .is_some_and(|a| fight.combatants()[a].status() == TurnStatus::Ready);
-            if ready {
-                let turn = self.decide(&fight);
-                if fight.take_turn_rolled(turn, rng).is_err() {
-                    let _ = fight.pass();
-                }
-            } else {
-                let _ = fight.pass();
-            }
-        }
-        FightState::of(&fight)
+        self.play_round_with(state, rng, None)
+    }
+
+    /// The same round, told: the initiative totals when they are rolled, then a line for
+    /// each turn with the combatants' names (the turn, each d20 with its total, difficulty,
+    /// outcome and damage, the target's hit points and health after it, a delay or an
+    /// escape), or why it was skipped. The dice are drawn as [`Encounter::play_round`] draws
+    /// them.
+    fn play_round_told<R: Rng + ?Sized>(
+        &self,
+        state: &FightState,
+        rng: &mut R,
+        told: &mut Vec<String>,
+    ) -> FightState {
+        self.play_round_with(state, rng, Some(told))
+    }
+
+    /// The rules' bound ([`FightEncounter::rules_bound`]) when it is within the engine's
+    /// default limit ([`EncounterLimits::max_states`]); `None` above it, where it would
+    /// refuse fights the exact law finishes in a second (the start is then checked against
+    /// [`FightEncounter::estimated_states`] instead).
+    fn state_bound(&self) -> Option<u64> {
+        let bound = self.rules_bound();
+        (bound <= EncounterLimits::default().max_states as u64).then_some(bound)
+    }
+
+    /// The combatants' names ([`FightEncounter::names`]).
+    fn health_names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// Each combatant's hit points (L33); 0 for one who has escaped (the state keeps no hit
+    /// points for him).
+    fn health(&self, state: &FightState) -> Vec<i64> {
+        state
+            .conditions
+            .iter()
+            .map(|c| i64::from(c.hit_points()))
+            .collect()
     }
 }
 

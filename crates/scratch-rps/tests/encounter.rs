@@ -939,3 +939,207 @@ mod shipped {
         }
     }
 }
+
+/// The seeded rounds of `e`, played one by one with `play_round`.
+fn rounds_played(e: &FightEncounter, seed: u64, cap: usize) -> Vec<FightState> {
+    let mut r = rng(seed);
+    let mut states = vec![e.start()];
+    while states.len() <= cap {
+        let now = states.last().unwrap();
+        if e.end(now).is_some() {
+            break;
+        }
+        states.push(e.play_round(now, &mut r));
+    }
+    states
+}
+
+#[test]
+fn told_rounds_name_the_actors_and_play_as_untold_ones() {
+    let mut fights = vec![example()];
+    fights.extend(small_fights());
+    fights.extend(twin_fights());
+    for (i, e) in fights.iter().enumerate() {
+        for seed in [3, 11] {
+            let played = play(e, &mut rng(seed), 200);
+            assert_eq!(played.states, rounds_played(e, seed, 200), "fight {i}");
+            assert_eq!(played.told.len(), played.states.len() - 1);
+            assert!(
+                played.told[0][0].starts_with("initiative: "),
+                "{:?}",
+                played.told[0]
+            );
+            for round in &played.told {
+                assert!(!round.is_empty());
+                // A scene's combatants have names: no id is left as `#i`.
+                let named = !e.names()[0].starts_with('#');
+                for line in round {
+                    assert!(!named || !line.contains('#'), "an id left unnamed: {line}");
+                }
+                // Each turn's line begins with the name of who took it.
+                for line in round.iter().filter(|l| !l.starts_with("initiative: ")) {
+                    assert!(
+                        e.names().iter().any(|n| line.starts_with(n.as_str())),
+                        "{line}"
+                    );
+                }
+            }
+        }
+    }
+    // The rulebook's scene: its names, its rolls and their outcomes.
+    let played = play(&example(), &mut rng(5), 200);
+    let all = played.told.concat().join("\n");
+    for word in ["Chokestar", "Flipfire", "Breakhelm X-19", " vs ", " hp"] {
+        assert!(all.contains(word), "{word} missing from\n{all}");
+    }
+}
+
+/// Duels of small random characters, in a bare room and in one with cover and things to
+/// throw.
+fn random_duels() -> Vec<FightEncounter> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut out = Vec::new();
+    for i in 0..6 {
+        let env = if i % 2 == 0 {
+            Environment::default()
+        } else {
+            Environment {
+                cover: true,
+                throwable_object: true,
+                ..Environment::default()
+            }
+        };
+        let mut f = Fight::new(env, Rules::default());
+        f.add(Combatant::new(random_block(&mut next), 0)).unwrap();
+        f.add(Combatant::new(random_block(&mut next), 1)).unwrap();
+        out.push(FightEncounter::new(f).unwrap());
+    }
+    out
+}
+
+#[test]
+fn the_state_bound_is_above_the_states_reached() {
+    let mut fights = vec![example()];
+    fights.extend(small_fights());
+    fights.extend(twin_fights());
+    fights.extend(random_duels());
+    let mut given = 0;
+    for e in &fights {
+        let law = end_law(e, EncounterLimits::default()).unwrap();
+        let states = law.states as u64;
+        assert!(e.rules_bound() >= states, "{} < {states}", e.rules_bound());
+        if let Some(b) = e.state_bound() {
+            assert_eq!(b, e.rules_bound());
+            assert!(b <= EncounterLimits::default().max_states as u64);
+            given += 1;
+        }
+    }
+    // The duels are bounded, the combat example is not (its bound would refuse it).
+    assert!(given >= 6, "{given} bounds given");
+    assert_eq!(example().state_bound(), None);
+}
+
+/// The Boss's gang of the shipped scene (L103–L107) against the bounty hunters, with
+/// `extra` more on the gang's side.
+fn boss_fight(extra: &[(&str, bool)]) -> FightEncounter {
+    let env = Environment {
+        cover: true,
+        throwable_object: true,
+        ..Environment::default()
+    };
+    let mut f = Fight::new(env, Rules::default());
+    f.add(Combatant::new(
+        block("2 piloting, 2 wrestling, 3 stalking, 3 toughness"),
+        0,
+    ))
+    .unwrap();
+    f.add(Combatant::new(
+        block("2 shooting, 1 healing, 2 fighting, 1 acrobatics, 4 toughness"),
+        0,
+    ))
+    .unwrap();
+    f.add(Combatant::new(
+        block("2 shooting, 1 stalking, 4 command, 3 toughness"),
+        1,
+    ))
+    .unwrap();
+    let thug = ("2 toughness", true);
+    for &(stats, minion) in [thug, thug].iter().chain(extra) {
+        let c = Combatant::new(block(stats), 1);
+        f.add(if minion { c.minion() } else { c }).unwrap();
+    }
+    FightEncounter::new(f).unwrap()
+}
+
+#[test]
+fn fights_too_large_are_refused_before_any_work() {
+    // A sixth combatant with 6 hit points: estimated at more than the budget (it reaches
+    // more than 200,000 states).
+    let big = boss_fight(&[("1 piloting, 4 shooting, 4 fighting, 6 toughness", false)]);
+    assert!(big.estimated_states() > big.estimate_budget());
+    assert_eq!(big.state_bound(), None);
+    let err = end_law(&big, EncounterLimits::default()).unwrap_err();
+    assert!(
+        matches!(err, dice_core::Error::TooComplex { work, .. } if work == big.estimated_states()),
+        "{err}"
+    );
+    // Two more thugs: seven combatants, more initiative orders than the exact law lists.
+    let seven = boss_fight(&[("2 toughness", true), ("2 toughness", true)]);
+    assert!(matches!(
+        end_law(&seven, EncounterLimits::default()),
+        Err(dice_core::Error::TooComplex { .. })
+    ));
+    // The Boss and his two thugs are within the budget (the scene's exact law, 12,754
+    // states, is checked by the CLI and the benches).
+    let boss = boss_fight(&[]);
+    assert!(boss.estimated_states() <= boss.estimate_budget());
+    // A larger budget lets the engine try (its own limits stop it as the states are listed).
+    let tight = boss.with_estimate_budget(10);
+    assert!(matches!(
+        end_law(&tight, EncounterLimits::default()),
+        Err(dice_core::Error::TooComplex { max: 10, .. })
+    ));
+}
+
+#[test]
+fn health_at_the_end_is_each_combatants_hit_points() {
+    let end = |side: &str| FightEnd {
+        standing: Some(side.into()),
+        escaped: vec![],
+    };
+    // A duel (no one to give up to, L53: no escapes): standing at the end is winning.
+    let duel = &small_fights()[0];
+    let law = end_law(duel, EncounterLimits::default()).unwrap();
+    assert_eq!(law.health.len(), 2);
+    for (i, (name, d)) in law.health.iter().enumerate() {
+        assert_eq!(name, &format!("#{i}"));
+        let up: f64 = d.iter().filter(|(h, _)| **h > 0).map(|(_, p)| p).sum();
+        let won = law.ends.probability(&end(&format!("team {i}")));
+        assert!((up - won).abs() < 1e-12, "{name}: {up} against {won}");
+        assert!((d.total() + d.tail() - 1.0).abs() < 1e-12);
+        let max = i64::from(duel.fight().combatants()[i].character().max_hit_points());
+        assert!(d.iter().all(|(h, _)| (0..=max).contains(h)));
+    }
+    // The combat example: Breakhelm X-19 is left standing exactly when the outlaw wins (when
+    // he escapes, the state keeps no hit points for him).
+    let e = example();
+    let law = end_law(&e, EncounterLimits::default()).unwrap();
+    let names: Vec<&str> = law.health.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, e.names());
+    let breakhelm = &law.health[2].1;
+    let up: f64 = breakhelm
+        .iter()
+        .filter(|(h, _)| **h > 0)
+        .map(|(_, p)| p)
+        .sum();
+    assert!((up - law.ends.probability(&end("outlaw"))).abs() < 1e-12);
+    for (_, d) in &law.health {
+        assert!((d.total() - 1.0).abs() < 1e-12);
+    }
+}
