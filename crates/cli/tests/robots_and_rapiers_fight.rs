@@ -66,7 +66,7 @@ const FULL: &str = concat!(
 fn the_whole_combat_chapter_is_refused_exactly_and_estimated() {
     // Too many states for the exact law: refused at once, with the hint.
     let err = bad(&["robots-and-rapiers", "fight", FULL, "--odds"]);
-    assert!(err.contains("states of this duel"), "{err}");
+    assert!(err.contains("states, more than 200000"), "{err}");
     assert!(err.contains("--monte-carlo"), "{err}");
     // Played and estimated.
     let text = ok(&["robots-and-rapiers", "fight", FULL, "--seed", "2"]);
@@ -164,4 +164,21 @@ fn a_malformed_scene_is_refused() {
     let err = bad(&["robots-and-rapiers", "fight", "no-such-scene.toml"]);
     assert!(err.contains("cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each round played is told, and the exact odds give each robot's Durability at the end
+/// (−1 once shut down; one at Durability 0 still runs): in a duel, a robot still running is
+/// the winner.
+#[test]
+fn rounds_are_told_and_health_at_the_end_is_reported() {
+    common::fight_tells_rounds_and_reports_health(
+        &["robots-and-rapiers", "fight", SCENE],
+        &["Juliard", "Del Trevaine"],
+    );
+    let v = json(&["robots-and-rapiers", "fight", SCENE, "--odds"]);
+    let wins: Vec<f64> = rows(&v).iter().map(|r| r.1).collect();
+    for (w, h) in wins.iter().zip(v["health"].as_array().unwrap()) {
+        let s = h["standing"].as_f64().unwrap();
+        assert!((w - s).abs() < 1e-12, "{w} vs {h}");
+    }
 }

@@ -140,3 +140,13 @@ fn a_malformed_scene_is_refused() {
     assert!(err.contains("cannot read the scene"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Each round played is told, and the exact odds give each combatant's hit points at the
+/// end (an outlaw who escaped counts 0: he is out of the fight).
+#[test]
+fn rounds_are_told_and_health_at_the_end_is_reported() {
+    common::fight_tells_rounds_and_reports_health(
+        &["scratch-rps", "fight", SCENE],
+        &["Chokestar", "Flipfire", "Breakhelm X-19"],
+    );
+}

@@ -82,3 +82,24 @@ fn a_malformed_scene_is_refused() {
     assert!(err.contains("cannot read the scene"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Each round played is told (the attacks, their dice, the damage), and the exact odds give
+/// each fighter's hit points at the end; in a duel, a fighter still standing is the winner.
+#[test]
+fn rounds_are_told_and_health_at_the_end_is_reported() {
+    common::fight_tells_rounds_and_reports_health(
+        &["shapers-and-bots", "fight", SCENE],
+        &["Dashwood", "Slumpy"],
+    );
+    let v = json(&["shapers-and-bots", "fight", SCENE, "--odds"]);
+    let wins: Vec<f64> = rows(&v).iter().map(|r| r.1).collect();
+    let standing: Vec<f64> = v["health"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["standing"].as_f64().unwrap())
+        .collect();
+    for (w, s) in wins.iter().zip(&standing) {
+        assert!((w - s).abs() < 1e-12, "{wins:?} vs {standing:?}");
+    }
+}

@@ -130,3 +130,12 @@ fn a_malformed_scene_is_refused() {
     assert!(err.contains("cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each round played is told, and the exact odds give each combatant's Health at the end.
+#[test]
+fn rounds_are_told_and_health_at_the_end_is_reported() {
+    common::fight_tells_rounds_and_reports_health(
+        &["shapers-percentile", "fight", SCENE],
+        &["Ada", "Bram", "the ogre"],
+    );
+}

@@ -112,13 +112,19 @@ where
     let mut rounds = Vec::new();
     for (i, s) in played.states.iter().enumerate() {
         let text = describe(s);
-        report = report.line(if i == 0 {
-            format!("start: {text}")
+        if i == 0 {
+            report = report.line(format!("start: {text}"));
         } else {
-            format!("round {i}: {text}")
-        });
+            // What happened in the round, as the game tells it, then where it left the fight.
+            report = report.line(format!("round {i}:"));
+            for told in played.told.get(i - 1).into_iter().flatten() {
+                report = report.line(format!("  {told}"));
+            }
+            report = report.line(format!("  => {text}"));
+        }
         rounds.push(json!(text));
     }
+    let told: Vec<Value> = played.told.iter().map(|lines| json!(lines)).collect();
     let outcome = match &played.end {
         Some(e) => format!("{} after {} rounds", end(e), played.rounds()),
         None => format!("still going after {} rounds: called off", played.rounds()),
@@ -127,6 +133,7 @@ where
         report
             .line(outcome)
             .field("states", Value::Array(rounds))
+            .field("told", Value::Array(told))
             .field("rounds", played.rounds())
             .field(
                 "end",
@@ -148,6 +155,40 @@ fn exact<E: Encounter>(
     let mut report = OddsReport::new(command, title.to_owned())
         .named(&law.ends, |o, p| Row::new(Label::named(&end(o), end(o)), p))
         .field("states", law.states as u64);
+    // Each combatant's health at the end: the chance of still standing, the mean, and (in
+    // JSON) the whole law.
+    let mut health = Vec::new();
+    let down_at = encounter.down_at();
+    for (name, dist) in &law.health {
+        let standing = dist.probability_where(|&h| h > down_at);
+        let ended = dist.total();
+        let mean = if ended > 0.0 {
+            dist.iter().map(|(&h, p)| h as f64 * p).sum::<f64>() / ended
+        } else {
+            0.0
+        };
+        let (lo, hi) = (dist.outcomes().first(), dist.outcomes().last());
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            report = report.footnote(format!(
+                "{name} at the end: standing {:.4}%, health {lo} to {hi}, mean {mean:.4}",
+                100.0 * standing
+            ));
+        }
+        let law: Vec<Value> = dist
+            .iter()
+            .map(|(h, p)| json!({"health": h, "probability": p}))
+            .collect();
+        health.push(json!({
+            "name": name,
+            "standing": standing,
+            "down_at": down_at,
+            "mean": mean,
+            "distribution": law,
+        }));
+    }
+    if !health.is_empty() {
+        report = report.field("health", Value::Array(health));
+    }
     if law.ends.tail() > 0.0 {
         report = report.note(format!(
             "{:.4}% of fights never end (no side can win from where they get stuck)",

@@ -164,3 +164,67 @@ pub fn estimate_agrees_with_exact_odds(args: &[&str], seed: &str) {
         );
     }
 }
+
+/// A fight (`args` = the game, `fight`, its scene) tells each round it plays, and its exact
+/// odds give each combatant's health at the end: `names` in order, each law summing to the
+/// chance that the fight ends, and each combatant still standing at most as often as the
+/// fight ends.
+pub fn fight_tells_rounds_and_reports_health(args: &[&str], names: &[&str]) {
+    let mut played = args.to_vec();
+    played.extend(["--seed", "2"]);
+    let text = ok(&played);
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| *l == "round 1:")
+        .unwrap_or_else(|| panic!("no round 1 in {text}"));
+    // What happened, as the game tells it, then the state the round left.
+    let told = lines[first + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  => "))
+        .count();
+    assert!(told > 0, "round 1 tells nothing: {text}");
+    assert!(lines[first + 1 + told].starts_with("  => "), "{text}");
+    let v = json(&played);
+    let rounds = v["rounds"].as_u64().expect("rounds");
+    let told = v["told"].as_array().expect("told");
+    assert_eq!(told.len() as u64, rounds, "{v}");
+    assert!(
+        told.iter()
+            .all(|r| !r.as_array().expect("lines").is_empty())
+    );
+
+    let mut odds = args.to_vec();
+    odds.push("--odds");
+    let v = json(&odds);
+    let ended: f64 = rows(&v).iter().map(|r| r.1).sum();
+    let health = v["health"].as_array().expect("health");
+    let got: Vec<&str> = health.iter().map(|h| h["name"].as_str().unwrap()).collect();
+    assert_eq!(got, names, "{v}");
+    for h in health {
+        let total: f64 = h["distribution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["probability"].as_f64().unwrap())
+            .sum();
+        assert!((total - ended).abs() < 1e-9, "{h}: {total} vs {ended}");
+        let standing = h["standing"].as_f64().unwrap();
+        let down_at = h["down_at"].as_i64().unwrap();
+        let up: f64 = h["distribution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["health"].as_i64().unwrap() > down_at)
+            .map(|x| x["probability"].as_f64().unwrap())
+            .sum();
+        assert!((standing - up).abs() < 1e-12, "{h}");
+    }
+    let text = ok(&odds);
+    for name in names {
+        assert!(
+            text.contains(&format!("{name} at the end: standing ")),
+            "{text}"
+        );
+    }
+}
