@@ -1692,7 +1692,7 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> FightEncounter<P> {
                                 let left = hp - pts;
                                 let max = self.roster.max_hp.get(target).copied().unwrap_or(0);
                                 let after = if left == 0 {
-                                    "unconscious (L432)".to_owned()
+                                    "unconscious".to_owned()
                                 } else {
                                     format!("{left}/{max} HP")
                                 };

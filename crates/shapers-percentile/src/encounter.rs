@@ -1489,6 +1489,41 @@ impl<P> Fight<P> {
         &self.rules
     }
 
+    /// An upper bound on the states the fight can reach, from the scene alone, before any
+    /// work ([`Encounter::state_bound`]): the start, and for each set of combatants still
+    /// standing, their Health (the start, or from 1 to the start less the least damage an
+    /// enemy's weapon can do them), Turn Orders and aims (a shooter's, at an enemy or
+    /// none), times every metre of the field for each combatant who can move.
+    ///
+    /// Where everyone stands depends on the tactics, which can send anyone to any metre of
+    /// the field, so the positions multiply the bound by the field's width once per mobile
+    /// combatant. When that alone takes a fight over the default limit
+    /// ([`dice_core::EncounterLimits::max_states`]) while the bound without positions is
+    /// within it, as for the shipped duel (a few thousand states reached, the positions
+    /// set by the tactics), the bound says nothing and is `None`: the states are counted
+    /// as they are listed. Otherwise it is given, and a fight whose Health, Turn Orders
+    /// and aims alone exceed the limit (two against two ogres) is refused at once.
+    ///
+    /// ```
+    /// use dice_core::{EncounterLimits, end_law};
+    /// use dice_shapers_percentile::{Fight, Rules, Scene};
+    /// let mut scene = Scene::duel();
+    /// assert_eq!(Fight::new(&scene, &Rules::default())?.state_bound_of(), None);
+    /// // Ada and the ogre toe to toe, nobody moving far: a small field.
+    /// scene.combatants.remove(1);
+    /// scene.combatants[0].position = 33;
+    /// scene.field = Some([33, 35]);
+    /// let fight = Fight::new(&scene, &Rules::default())?;
+    /// let law = end_law(&fight, EncounterLimits::default())?;
+    /// assert!(fight.state_bound_of().is_some_and(|b| b >= law.states as u64));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn state_bound_of(&self) -> Option<u64> {
+        let limit = dice_core::EncounterLimits::default().max_states as u64;
+        let (without, with) = self.bounds();
+        (with <= limit || without > limit).then_some(with)
+    }
+
     /// The Turn Order mechanic (every combatant's Initiative).
     ///
     /// ```
@@ -1562,6 +1597,101 @@ impl<P> Fight<P> {
         let members = self.side_of.iter().filter(|&&s| s == end.side).count();
         let plural = members > 1 || side.ends_with('s') && !side.ends_with("ss");
         format!("{side} {}", if plural { "win" } else { "wins" })
+    }
+
+    /// An upper bound on the states the fight can reach, from the scene alone: `(without
+    /// positions, with them)`. Health only falls, and a hit or counter-attack on a
+    /// combatant takes at least the least damage any enemy's weapon can do them (bonus and
+    /// outnumbering only add; at least 1), so a standing combatant's Health is its start
+    /// or from 1 to the start less that least damage; one out of the fight has Health 0.
+    /// A state before the final one holds a Turn Order of those standing (at most k! for
+    /// k standing) and, for each standing shooter, an aim at one of their enemies or none;
+    /// a final state holds neither. Positions stay within the field's ends (a move stops
+    /// within reach of its target, a fall back at the ends): every metre of the field for
+    /// a combatant who can move, their start for one whose speeds are all 0.
+    fn bounds(&self) -> (u64, u64) {
+        let n = self.combatants.len();
+        let health: Vec<u64> = (0..n)
+            .map(|i| {
+                let d = &self.combatants[i];
+                let mut least = i64::MAX;
+                for a in (0..n).filter(|&a| self.side_of[a] != self.side_of[i]) {
+                    let c = &self.combatants[a];
+                    let mut kinds = vec![c.weapon.kind];
+                    if c.fights_in_melee() {
+                        kinds.push(AttackKind::Melee);
+                    }
+                    for kind in kinds {
+                        for l in Location::ALL {
+                            let dealt = Damage::new(
+                                kind,
+                                c.weapon.damage,
+                                c.physical_strength,
+                                c.physical_agility,
+                            )
+                            .and_then(|x| x.against(d.armour.at(l), d.physical_fortitude))
+                            .map_or(1, |x| x.dealt(0, &self.rules));
+                            least = least.min(i64::from(dealt));
+                        }
+                    }
+                }
+                let h = i64::from(d.health);
+                1 + (h - least.max(1)).max(0) as u64
+            })
+            .collect();
+        // Per standing combatant before the end: Health times the aims it may hold.
+        let weight: Vec<u64> = (0..n)
+            .map(|i| {
+                let aims = if self.combatants[i].fights_in_melee() {
+                    1
+                } else {
+                    1 + (0..n)
+                        .filter(|&e| self.side_of[e] != self.side_of[i])
+                        .count() as u64
+                };
+                health[i].saturating_mul(aims)
+            })
+            .collect();
+        // Sum over the standing sets S of |S|! times the product of their weights (the
+        // elementary symmetric sums, by size); it counts the final sets too, over.
+        let mut by_size = vec![0u64; n + 1];
+        by_size[0] = 1;
+        for (i, &w) in weight.iter().enumerate() {
+            for k in (1..=i + 1).rev() {
+                by_size[k] = by_size[k].saturating_add(by_size[k - 1].saturating_mul(w));
+            }
+        }
+        let mut going = 0u64;
+        let mut orders = 1u64;
+        for (k, &e) in by_size.iter().enumerate().skip(1) {
+            orders = orders.saturating_mul(k as u64);
+            going = going.saturating_add(orders.saturating_mul(e));
+        }
+        // Final states: one side standing (someone on it), the rest at 0.
+        let finals = (0..self.sides.len()).fold(0u64, |sum, side| {
+            let ways = (0..n)
+                .filter(|&i| self.side_of[i] == side)
+                .fold(1u64, |w, i| w.saturating_mul(health[i] + 1));
+            sum.saturating_add(ways - 1)
+        });
+        let width = u64::from((self.field.1 - self.field.0).unsigned_abs()) + 1;
+        let places = self.combatants.iter().fold(1u64, |p, c| {
+            let moves = [
+                Movement::Walk,
+                Movement::Jog,
+                Movement::Run,
+                Movement::Charge,
+                Movement::Sprint,
+            ]
+            .iter()
+            .any(|&m| c.speed.of(m) > 0);
+            p.saturating_mul(if moves { width } else { 1 })
+        });
+        let states = going.saturating_add(finals);
+        (
+            states.saturating_add(1),
+            states.saturating_mul(places).saturating_add(1),
+        )
     }
 
     /// Whether `m` stands within their reach of `t` ("in melee", L17).
@@ -2004,6 +2134,11 @@ impl<P> Fight<P> {
                     (s.attacker, dealt.1)
                 };
                 line.push_str(&format!("; {} hit in the {l} for {d} Health", name(who)));
+            } else if matches!(exchange.outcome, AttackOutcome::CounterAttack { .. }) {
+                line.push_str(&format!(
+                    "; {} does not fight in melee, so no counter-attack",
+                    name(s.target)
+                ));
             }
             line.push('.');
             t.push(line);
@@ -2339,6 +2474,11 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
         told: &mut Vec<String>,
     ) -> FightState {
         self.play_told(state, rng, Some(told))
+    }
+
+    /// An upper bound from the scene alone ([`Fight::state_bound_of`]).
+    fn state_bound(&self) -> Option<u64> {
+        self.state_bound_of()
     }
 
     /// Every combatant's name, in the scene's order.

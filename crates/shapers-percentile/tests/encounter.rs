@@ -1490,3 +1490,81 @@ fn health_at_the_end_sums_to_one_and_matches_the_winner() {
         assert!(standing <= wins + 1e-9);
     }
 }
+
+#[test]
+fn state_bound_holds_and_refuses_large_fights_at_once() {
+    let limits = EncounterLimits::default();
+    // The shipped scenes: never refused by the bound (it is None there: the tactics, not
+    // the scene, set where everyone stands), and a bound given holds.
+    let room = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/duel-with-room.toml");
+    for path in [DUEL, room] {
+        let scene: Scene = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let standard = Fight::new(&scene, &Rules::default()).unwrap();
+        let skirmish =
+            Fight::with_policy(&scene, &Rules::default(), Skirmish::new(&scene, 14, 5)).unwrap();
+        for bound in [standard.state_bound(), skirmish.state_bound()] {
+            assert!(
+                bound.is_none_or(|b| b <= limits.max_states as u64),
+                "{bound:?}"
+            );
+        }
+    }
+    // Small scenes with a bound: it is at least the states reached.
+    let duel = Scene::duel();
+    let mut toe_to_toe = duel.clone();
+    toe_to_toe.combatants.remove(1);
+    toe_to_toe.combatants[0].position = 33;
+    toe_to_toe.field = Some([33, 35]);
+    let mut standing = toe_to_toe.clone();
+    for c in &mut standing.combatants {
+        c.speed = Speed::default();
+        c.position = 34;
+        c.health = 12;
+    }
+    standing.field = None;
+    standing.passive_defence = true;
+    let mut shooter = duel.clone();
+    shooter.combatants.remove(0);
+    shooter.combatants[0].position = 30;
+    shooter.combatants[0].health = 8;
+    shooter.combatants[1].health = 9;
+    shooter.combatants[1].speed = Speed::default();
+    let lethal = Rules {
+        lethal: true,
+        ..Rules::default()
+    };
+    for (scene, rules) in [
+        (&toe_to_toe, Rules::default()),
+        (&standing, Rules::default()),
+        (&shooter, Rules::default()),
+        (&toe_to_toe, lethal),
+    ] {
+        let fight = Fight::new(scene, &rules).unwrap();
+        let law = end_law(&fight, limits).unwrap();
+        let bound = fight.state_bound().unwrap();
+        assert!(bound >= law.states as u64, "{bound} < {}", law.states);
+        let skirmish = Fight::with_policy(scene, &rules, Skirmish::new(scene, 14, 5)).unwrap();
+        let law = end_law(&skirmish, limits).unwrap();
+        assert!(
+            bound >= law.states as u64,
+            "{bound} < {} (skirmish)",
+            law.states
+        );
+    }
+    // Ada and Bram against two ogres: refused before any state is listed.
+    let mut two = duel.clone();
+    let mut second = two.combatants[2].clone();
+    second.name = "the second ogre".into();
+    second.position = 33;
+    two.combatants.push(second);
+    let fight = Fight::new(&two, &Rules::default()).unwrap();
+    assert!(
+        fight
+            .state_bound()
+            .is_some_and(|b| b > limits.max_states as u64)
+    );
+    assert!(matches!(
+        end_law(&fight, limits),
+        Err(dice_core::Error::TooManyStates { .. })
+    ));
+}

@@ -73,7 +73,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use dice_core::{Dist, Encounter, Exact, Policy, Rng, Roll};
 
@@ -102,6 +102,10 @@ pub const HEAL_DIFFICULTY_OVER_RANGE: i32 = 3;
 
 /// Initiative rolls enumerated at once before the exact order law is refused.
 const MAX_INITIATIVE_WORK: u64 = 4_000_000;
+
+/// Initiative rolls [`Fight::state_bound_of`] enumerates to count the orders exactly;
+/// beyond it the bound counts every order of the combatants (n!), built at once.
+const BOUND_INITIATIVE_WORK: u64 = 50_000;
 
 /// Re-rolls of a full initiative tie before the play path settles it in scene order
 /// (never reached in practice: a tie of every die has chance below 1/6).
@@ -1118,7 +1122,9 @@ pub struct Fight<P = Rulebook> {
     rolls: Memo<RollKey, Arc<OpposedRoll>>,
     laws: Memo<RollKey, Arc<Dist<Exchange>>>,
     initiative: Vec<Initiative>,
-    order_law: Dist<Vec<u8>>,
+    /// The exact law of the initiative order, built when the exact path first needs it
+    /// (for eight combatants it can take many seconds, which a played fight never spends).
+    order_law: OnceLock<Result<Dist<Vec<u8>>, Error>>,
     /// Played by [`Rulebook`] ([`Fight::new`]), which [`Fight::state_bound_of`] needs.
     rulebook: bool,
 }
@@ -1276,9 +1282,6 @@ impl<P> Fight<P> {
             .iter()
             .map(|c| Initiative::new(c.initiative.clone(), &rules))
             .collect();
-        let all: Vec<u8> = (0..n as u8).collect();
-        let mut memo = BTreeMap::new();
-        let order_law = order_law(&initiative, &all, &mut memo)?;
         let title = scene.title.clone().unwrap_or_else(|| {
             let names: Vec<&str> = combatants.iter().map(|c| c.name.as_str()).collect();
             names.join(" against ")
@@ -1294,7 +1297,7 @@ impl<P> Fight<P> {
             rolls: Memo::new(),
             laws: Memo::new(),
             initiative,
-            order_law,
+            order_law: OnceLock::new(),
             rulebook: false,
         })
     }
@@ -1428,7 +1431,14 @@ impl<P> Fight<P> {
             let none = (0..sides).fold(1u64, |a, s| a.saturating_mul(down[s]));
             all.saturating_sub(none)
         };
-        let orders = self.order_law.len() as u64;
+        // The orders the roll can give, counted from the law when it is cheap to build;
+        // else every order of the combatants, an upper bound known at once.
+        let every = (1..=n as u64).fold(1u64, |a, k| a.saturating_mul(k));
+        let orders = if self.initiative_work() <= BOUND_INITIATIVE_WORK {
+            self.initiative_law().map_or(every, |l| l.len() as u64)
+        } else {
+            every
+        };
         Some(orders.saturating_mul(states).saturating_add(1))
     }
 
@@ -1531,16 +1541,36 @@ impl<P> Fight<P> {
     }
 
     /// The exact law of the initiative order (L45): combatant indices, first to act first.
+    /// Built when first asked for (by this or the exact path), then kept; a played fight
+    /// rolls the order without it.
+    ///
+    /// # Errors
+    /// [`dice_core::Error::TooComplex`] (as [`Error::Core`]) when the joint initiative
+    /// rolls of the combatants (or of a tie among them) are too many to enumerate.
     ///
     /// ```
     /// use dice_swimclass::{Rules, encounter::{Fight, Scene}};
     /// let f = Fight::new(&Scene::sample_rounds(), Rules::default())?;
     /// // Finesse 1 each: a fair coin after re-rolls.
-    /// assert!((f.initiative_law().probability(&vec![0, 1]) - 0.5).abs() < 1e-12);
+    /// assert!((f.initiative_law()?.probability(&vec![0, 1]) - 0.5).abs() < 1e-12);
     /// # Ok::<(), dice_swimclass::Error>(())
     /// ```
-    pub fn initiative_law(&self) -> &Dist<Vec<u8>> {
-        &self.order_law
+    pub fn initiative_law(&self) -> Result<&Dist<Vec<u8>>, Error> {
+        self.order_law
+            .get_or_init(|| {
+                let all: Vec<u8> = (0..self.combatants.len() as u8).collect();
+                order_law(&self.initiative, &all, &mut BTreeMap::new())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The joint initiative rolls of all the combatants, which the order law enumerates
+    /// first (ties then re-roll among fewer): the product of their laws' sizes.
+    fn initiative_work(&self) -> u64 {
+        self.initiative.iter().fold(1u64, |w, i| {
+            w.saturating_mul(i.distribution().map_or(u64::MAX, |l| l.len() as u64))
+        })
     }
 
     /// The exact law of the hits an attack of `attacker` gets through to `target` at the
@@ -2229,7 +2259,7 @@ impl<P: Policy<FightState, Action>> Fight<P> {
                     })
                     .collect();
                 t.push(format!(
-                    "Initiative (highest die first, then the second; ties re-rolled, L45): {}.",
+                    "Initiative (highest die first, then the second; ties re-rolled): {}.",
                     names.join(", ")
                 ));
             }
@@ -2311,7 +2341,8 @@ impl<P: Policy<FightState, Action>> Encounter for Fight<P> {
             });
         }
         let r = if state.order.is_empty() {
-            self.order_law.and_then(|order| {
+            let orders = self.initiative_law().map_err(crate::task::core_error)?;
+            orders.and_then(|order| {
                 let mut s = state.clone();
                 s.order = order.clone();
                 self.round_in_order(&s)

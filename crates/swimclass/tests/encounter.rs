@@ -612,7 +612,7 @@ fn initiative_for_three_matches_every_face() {
         .map(|c| c.initiative.clone())
         .collect();
     let brute = order_by_faces(&init, &[0, 1, 2], &Rules::default());
-    let law = f.initiative_law();
+    let law = f.initiative_law().unwrap();
     assert_eq!(law.len(), 6);
     for (o, p) in &brute {
         assert!((law.probability(o) - p).abs() < 1e-12, "{o:?}");
@@ -1163,4 +1163,40 @@ fn health_at_the_end_matches_the_winner() {
             "{name}: {standing} vs {wins}"
         );
     }
+}
+
+#[test]
+fn eight_combatants_are_refused_before_the_initiative_law_is_built() {
+    // Eight alike at Finesse 3: the joint initiative rolls are too many to enumerate
+    // (the order law would be refused with TooComplex), yet the fight is built, played,
+    // and its exact law refused from the bound alone (TooManyStates, not TooComplex: the
+    // initiative law was never asked for).
+    let mut scene = two_a_side(1, 1);
+    let base = scene.combatant[0].clone();
+    scene.combatant = (0..8)
+        .map(|k| {
+            let mut c = base.clone();
+            c.name = format!("F{k}");
+            c.side = format!("S{}", k % 2);
+            c.skills = Sheet::with_ranks([
+                (Skill::BasicMelee, 1),
+                (Skill::BasicDefense, 1),
+                (Skill::Finesse, 3),
+            ]);
+            c
+        })
+        .collect();
+    let fight = Fight::new(&scene, Rules::default()).unwrap();
+    assert!(matches!(
+        end_law(&fight, EncounterLimits::default()),
+        Err(dice_core::Error::TooManyStates { .. })
+    ));
+    assert!(matches!(
+        fight.initiative_law(),
+        Err(dice_swimclass::Error::Core(
+            dice_core::Error::TooComplex { .. }
+        ))
+    ));
+    let played = dice_core::play(&fight, &mut rng(1), 1_000);
+    assert!(played.end.is_some());
 }
