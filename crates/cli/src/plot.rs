@@ -145,7 +145,7 @@ pub fn png(svg: &str) -> Result<Vec<u8>, CliError> {
 #[cfg(not(feature = "png"))]
 pub fn png(_svg: &str) -> Result<Vec<u8>, CliError> {
     Err(CliError::bad_input(
-        "this dice was built without PNG charts: name the file something.svg, or build dice with the cargo feature `png` (cargo install dice-cli --features png)",
+        "this dice was built without PNG charts: name the file something.svg, or build dice with the cargo feature `png` (from a clone of the repository: cargo install --path crates/cli --features png)",
     ))
 }
 

@@ -184,6 +184,16 @@ pub fn fight_tells_rounds_and_reports_health(args: &[&str], names: &[&str]) {
         .take_while(|l| l.starts_with("  ") && !l.starts_with("  => "))
         .count();
     assert!(told > 0, "round 1 tells nothing: {text}");
+    // The record speaks the game's terms: no rulebook line numbers.
+    for line in &lines {
+        let b = line.as_bytes();
+        let cites = (1..b.len()).any(|i| {
+            b[i - 1] == b'L'
+                && b[i].is_ascii_digit()
+                && (i < 2 || !b[i - 2].is_ascii_alphanumeric())
+        });
+        assert!(!cites, "a rulebook line number in the record: {line}");
+    }
     assert!(lines[first + 1 + told].starts_with("  => "), "{text}");
     let v = json(&played);
     let rounds = v["rounds"].as_u64().expect("rounds");
