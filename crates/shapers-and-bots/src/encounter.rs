@@ -1770,7 +1770,7 @@ impl<P: for<'a> Policy<Moment<'a>, Choice>> Encounter for FightEncounter<P> {
     }
 
     /// As [`Encounter::play_round`], telling the turn order when it is rolled, every
-    /// reload and run, every attack (its kind, the defense, the dice: [`AttackRoll`]) and
+    /// reload and run, every attack (its kind, the defense, the dice: [`AttackRoll`](crate::AttackRoll)) and
     /// every hit's damage streak with the hit points left or unconsciousness.
     fn play_round_told<R: Rng + ?Sized>(
         &self,
