@@ -435,18 +435,9 @@ fn help_pages() -> Vec<(String, String)> {
         }
         let (code, help, _) = run(&format!("{cmd} --help"));
         assert_eq!(code, Some(0), "`{cmd} --help` failed:\n{help}");
-        let mut in_commands = false;
-        for line in help.lines() {
-            if line.starts_with("Commands:") {
-                in_commands = true;
-                continue;
-            }
-            if line.trim().is_empty() || !line.starts_with(' ') {
-                in_commands = false;
-                continue;
-            }
+        for line in section(&help, "Commands:") {
             let word = line.split_whitespace().next().unwrap_or("");
-            if in_commands && !word.is_empty() && word != "help" {
+            if !word.is_empty() && word != "help" {
                 pending.push(format!("{cmd} {word}"));
             }
         }
@@ -455,28 +446,29 @@ fn help_pages() -> Vec<(String, String)> {
     pages
 }
 
+/// The indented lines under a help page's heading (`Commands:`, `Examples:`), up to the
+/// first blank or unindented line.
+fn section<'a>(help: &'a str, heading: &str) -> Vec<&'a str> {
+    help.lines()
+        .skip_while(|line| !line.starts_with(heading))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty() && line.starts_with(' '))
+        .collect()
+}
+
 /// The `Examples:` of every command's `--help`, run the same way.
 #[test]
 fn every_help_example_runs_as_pasted() {
     let mut failures = Vec::new();
     let mut examples = 0;
     for (cmd, help) in help_pages() {
-        let mut in_examples = false;
-        for line in help.lines() {
-            if line.starts_with("Examples:") {
-                in_examples = true;
-                continue;
-            }
-            if line.trim().is_empty() || !line.starts_with(' ') {
-                in_examples = false;
-                continue;
-            }
+        for line in section(&help, "Examples:") {
             let trimmed = line.trim();
             // `dice …`, or a line that prepares for it (`mkdir -p man1 && dice …`).
             let runs_dice = trimmed.starts_with("dice ")
                 || trimmed.contains("&& dice ")
                 || trimmed.contains("| dice ");
-            if in_examples && runs_dice {
+            if runs_dice {
                 examples += 1;
                 let (code, text, files) = run(trimmed);
                 if code != Some(0) || !files.is_empty() {
