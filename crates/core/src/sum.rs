@@ -547,12 +547,10 @@ fn keep_uniform(n: u32, k: u32, w: u32, top: bool) -> Result<Dense, Error> {
         if excess > 0 {
             let scale = 1.0 / f64::from(excess);
             for &weight in weights[..k_us - 1].iter().rev() {
-                // U ⊛ T, U on 1..=excess: out[i] = P(value i + 1), shifted one up after the
-                // weight at 0.
-                scratch.convolve_uniform(&t, excess as usize, scale, &mut next);
-                t.clear();
-                t.push(weight);
-                t.extend_from_slice(&next);
+                // weight + U ⊛ T, U on 1..=excess: the window sums give P(value i + 1) at
+                // i, so they follow the weight at 0.
+                scratch.lead_and_convolve_uniform(weight, &t, excess as usize, scale, &mut next);
+                core::mem::swap(&mut t, &mut next);
             }
         }
         let at = (k * v) as usize;
