@@ -930,6 +930,9 @@ fn core_cost(term: &Term) -> f64 {
     };
     let n = f64::from(p.count);
     let sides = (p.hi - p.lo + 1) as f64;
+    // A capped explosion whose cap matters at f64 precision: dice-core lists its finite law
+    // further than `TOLERANCE` (see `capped_sum_len`).
+    let mut capped_len = None;
     let (p_explode, levels, additional) = match &p.explode {
         None => (0.0, 0.0, false),
         Some(e) => {
@@ -947,10 +950,16 @@ fn core_cost(term: &Term) -> f64 {
             } else {
                 untruncated
             };
+            let cap = f64::from(e.cap);
+            if e.explicit && pe > 0.0 && (pe >= 1.0 || pe.powf(cap) > CAPPED_LISTING_TOLERANCE) {
+                capped_len = Some(capped_sum_len(n, sides, pe, cap));
+            }
             (pe.min(0.99), levels, !e.compound)
         }
     };
-    let log_n = (n + 2.0).log2();
+    // dice-core raises a die's listing to the n-th power by squaring: `33 − leading zeros of
+    // n` additions of listings (its `powering_steps`).
+    let log_n = f64::from(33 - p.count.leading_zeros());
     // An exploding listing's length: the mean plus nine standard deviations (bounded
     // loosely: a die's whole value spread as `sides/(2(1 − p))`), plus one die's tail; dice-core
     // starts at a Chernoff bound, which these exceed a little.
@@ -964,7 +973,8 @@ fn core_cost(term: &Term) -> f64 {
                 let len = listing(
                     face_mean / (1.0 - p_explode),
                     sides / (2.0 * (1.0 - p_explode)),
-                );
+                )
+                .max(capped_len.unwrap_or(0.0));
                 TAILED_COST * len * len * 2.0 * log_n
             }
         }
@@ -993,6 +1003,37 @@ fn core_cost(term: &Term) -> f64 {
         Fast::Count(_) => 10.0 * n + n * sides * levels,
         Fast::Streak(_) | Fast::None => 0.0,
     }
+}
+
+/// How far dice-core lists a capped explosion whose cap matters at f64 precision (its
+/// `CAPPED_LISTING_TOLERANCE`): a finite law, listed until what is left weighs below this, not
+/// below [`TOLERANCE`].
+const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
+
+/// The length of dice-core's listing of a sum of `n` dice of `sides` faces that explode with
+/// chance `pe`, at most `cap` times each, when the cap matters (a finite law): the whole law
+/// when it is at most 2¹⁶ long, else up to where what is left weighs below
+/// [`CAPPED_LISTING_TOLERANCE`]. A die of `1 + K` rolls is at most `sides·(1 + K)`, so the sum
+/// is at most `sides·(n + M)` with `M` the explosions in all, and `P(M ≥ m) ≤ C(m + n − 1,
+/// n − 1)·peᵐ` (the ways to spread `m` explosions over the `n` dice, each pattern's chance
+/// at most `peᵐ`). Without this, `10d141!=140cap99` was estimated at 50 times less than
+/// dice-core's work, and took 5.5 s.
+fn capped_sum_len(n: f64, sides: f64, pe: f64, cap: f64) -> f64 {
+    let whole = n * sides * (cap + 1.0);
+    if whole <= 65_536.0 || pe >= 1.0 {
+        return whole;
+    }
+    let goal = CAPPED_LISTING_TOLERANCE.ln();
+    let (mut m, mut log_ways) = (0.0f64, 0.0f64);
+    while m < n * cap && log_ways + m * pe.ln() > goal {
+        if m > 1e6 {
+            return whole;
+        }
+        m += 1.0;
+        // C(m + n − 1, n − 1) = C(m + n − 2, n − 1)·(m + n − 1)/m.
+        log_ways += ((m + n - 1.0) / m).ln();
+    }
+    (sides * (n + m)).min(whole)
 }
 
 /// Budget units (about a nanosecond each) per listed entry and added die of dice-core's sums
