@@ -280,6 +280,21 @@ fn run(command: &str) -> (Option<i32>, String, Vec<String>) {
     (out.status.code(), text, files)
 }
 
+/// A help page (`dice … --help` or `-h`, commands built here, never pasted): it writes
+/// nothing, so it runs beside other commands, not one at a time in the root. Returns the
+/// exit code and stdout with stderr.
+fn run_help(command: &str) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dice"))
+        .args(command.split_whitespace().skip(1))
+        .current_dir(root())
+        .env_remove("DICE_PROGRESS")
+        .output()
+        .expect("dice runs");
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
 /// Whether a command's output is the same on every run.
 fn deterministic(command: &str) -> bool {
     let seeded = command.contains("--seed");
@@ -433,7 +448,7 @@ fn help_pages() -> Vec<(String, String)> {
         if !seen.insert(cmd.clone()) {
             continue;
         }
-        let (code, help, _) = run(&format!("{cmd} --help"));
+        let (code, help) = run_help(&format!("{cmd} --help"));
         assert_eq!(code, Some(0), "`{cmd} --help` failed:\n{help}");
         for line in section(&help, "Commands:") {
             let word = line.split_whitespace().next().unwrap_or("");
@@ -559,7 +574,7 @@ fn no_help_page_cites_the_rulebook() {
     let pages = help_pages();
     let mut failures = Vec::new();
     for (cmd, long) in &pages {
-        let (_, short, _) = run(&format!("{cmd} -h"));
+        let (_, short) = run_help(&format!("{cmd} -h"));
         for (flag, text) in [("--help", long), ("-h", &short)] {
             let found = rulebook_references(text);
             if !found.is_empty() {
