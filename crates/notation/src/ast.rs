@@ -86,7 +86,7 @@ impl fmt::Display for Span {
 /// assert_eq!(Expr::parse("2d6 + 3")?, e);
 /// # Ok::<(), dice_notation::ParseError>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Expr {
     /// What the node is.
     pub kind: ExprKind,
@@ -94,9 +94,82 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// The nodes down the left operands of a chain of binary operators (`1+2-3+…`, a left-deep
+/// tree up to about 500 long within [`crate::MAX_INPUT_LEN`]), from `e` down, and the first
+/// node that is no binary operator. The walks over the tree loop over such a chain instead
+/// of recursing into each left operand, so that the stack grows only with the nesting of
+/// right operands, which the parser bounds ([`crate::MAX_DEPTH`]).
+fn left_spine(e: &Expr) -> (Vec<&Expr>, &Expr) {
+    let mut spine = Vec::new();
+    let mut leaf = e;
+    while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) | ExprKind::Versus(a, _) =
+        &leaf.kind
+    {
+        spine.push(leaf);
+        leaf = a;
+    }
+    (spine, leaf)
+}
+
+impl Clone for Expr {
+    fn clone(&self) -> Self {
+        let (spine, leaf) = left_spine(self);
+        let mut acc = Expr {
+            kind: match &leaf.kind {
+                ExprKind::Number(n) => ExprKind::Number(*n),
+                ExprKind::Dice(t) => ExprKind::Dice(t.clone()),
+                ExprKind::Streak(t) => ExprKind::Streak(t.clone()),
+                ExprKind::Neg(x) => ExprKind::Neg(x.clone()),
+                ExprKind::Call(func, args) => ExprKind::Call(*func, args.clone()),
+                ExprKind::Group(g) => ExprKind::Group(g.clone()),
+                ExprKind::Computed(c) => ExprKind::Computed(c.clone()),
+                ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, a.clone(), b.clone()),
+                ExprKind::Compare(rel, a, b) => ExprKind::Compare(*rel, a.clone(), b.clone()),
+                ExprKind::Versus(a, b) => ExprKind::Versus(a.clone(), b.clone()),
+            },
+            span: leaf.span,
+        };
+        for parent in spine.into_iter().rev() {
+            let a = Box::new(acc);
+            let kind = match &parent.kind {
+                ExprKind::Binary(op, _, b) => ExprKind::Binary(*op, a, b.clone()),
+                ExprKind::Compare(rel, _, b) => ExprKind::Compare(*rel, a, b.clone()),
+                ExprKind::Versus(_, b) => ExprKind::Versus(a, b.clone()),
+                // The spine holds only the three above.
+                _ => parent.kind.clone(),
+            };
+            acc = Expr {
+                kind,
+                span: parent.span,
+            };
+        }
+        acc
+    }
+}
+
 impl PartialEq for Expr {
     fn eq(&self, other: &Self) -> bool {
-        self.kind == other.kind
+        // Down both left spines together, then the right operands (shallow) one by one.
+        let (mut x, mut y) = (self, other);
+        let mut right = Vec::new();
+        loop {
+            match (&x.kind, &y.kind) {
+                (ExprKind::Binary(o, a, b), ExprKind::Binary(p, c, d)) if o == p => {
+                    right.push((&**b, &**d));
+                    (x, y) = (a, c);
+                }
+                (ExprKind::Compare(o, a, b), ExprKind::Compare(p, c, d)) if o == p => {
+                    right.push((&**b, &**d));
+                    (x, y) = (a, c);
+                }
+                (ExprKind::Versus(a, b), ExprKind::Versus(c, d)) => {
+                    right.push((&**b, &**d));
+                    (x, y) = (a, c);
+                }
+                _ => break,
+            }
+        }
+        x.kind == y.kind && right.into_iter().rev().all(|(b, d)| b == d)
     }
 }
 
@@ -104,7 +177,25 @@ impl Eq for Expr {}
 
 impl Hash for Expr {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.kind.hash(state);
+        // What the derived hash of `kind` feeds, in its order, with the left operands of a
+        // chain taken in a loop.
+        let (spine, leaf) = left_spine(self);
+        for e in &spine {
+            std::mem::discriminant(&e.kind).hash(state);
+            match &e.kind {
+                ExprKind::Binary(op, ..) => op.hash(state),
+                ExprKind::Compare(rel, ..) => rel.hash(state),
+                _ => {}
+            }
+        }
+        leaf.kind.hash(state);
+        for e in spine.iter().rev() {
+            if let ExprKind::Binary(_, _, b) | ExprKind::Compare(_, _, b) | ExprKind::Versus(_, b) =
+                &e.kind
+            {
+                b.hash(state);
+            }
+        }
     }
 }
 
@@ -1389,6 +1480,63 @@ impl fmt::Display for Expr {
     /// The canonical form: no spaces except around `vs` and after commas, modifiers in the
     /// order they apply, the fewest parentheses that keep the tree's shape.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A chain whose left operands print bare (`1+2-3+…`, `((1 < 2) < 3)`) is printed in
+        // a loop: the opening of each node from the top down, the first operand, then the
+        // rest of each node from the bottom up.
+        let mut spine = Vec::new();
+        let mut leaf = self;
+        while let Some(a) = bare_left(leaf) {
+            spine.push(leaf);
+            leaf = a;
+        }
+        for e in &spine {
+            if let ExprKind::Compare(..) = e.kind {
+                f.write_str("(")?;
+            }
+        }
+        leaf.fmt_node(f)?;
+        for e in spine.iter().rev() {
+            match &e.kind {
+                ExprKind::Binary(op, _, rhs) => {
+                    write!(f, "{op}")?;
+                    fmt_operand(rhs, rhs.precedence() <= op.precedence(), f)?;
+                }
+                ExprKind::Compare(rel, _, rhs) => {
+                    write!(f, " {rel} ")?;
+                    fmt_operand(rhs, rhs.precedence() == 0, f)?;
+                    f.write_str(")")?;
+                }
+                ExprKind::Versus(_, rhs) => {
+                    f.write_str(" vs ")?;
+                    fmt_operand(rhs, rhs.precedence() == 0, f)?;
+                }
+                // `bare_left` chains only the three above.
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The left operand of `e` when `e` prints as that operand written bare, then the rest:
+/// an infix operator (`+ - * / %`), a comparison (after its `(`) or `vs`.
+fn bare_left(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Binary(
+            op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod),
+            lhs,
+            _,
+        ) if lhs.precedence() >= op.precedence() => Some(lhs),
+        ExprKind::Compare(_, lhs, _) | ExprKind::Versus(lhs, _) if lhs.precedence() != 0 => {
+            Some(lhs)
+        }
+        _ => None,
+    }
+}
+
+impl Expr {
+    /// One node in canonical form, its operands through [`fmt::Display`].
+    fn fmt_node(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             ExprKind::Number(n) => write!(f, "{n}"),
             ExprKind::Dice(t) => write!(f, "{t}"),
@@ -1457,13 +1605,18 @@ impl fmt::Display for Expr {
 /// Whether `e` prints a `/` outside any parentheses or function, which a rounding function
 /// around it would read as its own rounded division.
 fn bare_division(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Binary(BinOp::Div, ..) => true,
-        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Mod, a, b) => {
-            bare_division(a) || bare_division(b)
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Binary(BinOp::Div, ..) => return true,
+            ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Mod, a, b) => {
+                todo.push(b);
+                todo.push(a);
+            }
+            _ => {}
         }
-        _ => false,
     }
+    false
 }
 
 fn fmt_operand(e: &Expr, parens: bool, f: &mut fmt::Formatter<'_>) -> fmt::Result {

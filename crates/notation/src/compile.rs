@@ -59,42 +59,62 @@ impl Shortcut {
 }
 
 /// The value of a node made of constants only (`-12`, `(3*2)`), which rolls nothing.
+///
+/// A chain of operators is walked down its left operands in a loop (see
+/// [`Compiler::node`]).
 pub(crate) fn constant(node: &Node) -> Option<i64> {
-    match &node.op {
-        Op::Const(c) => Some(*c),
-        Op::Neg(x) => constant(x)?.checked_neg(),
-        Op::Bin(op, a, b) => Some(crate::roll::apply(*op, constant(a)?, constant(b)?)),
-        _ => None,
+    let mut spine = Vec::new();
+    let mut leaf = node;
+    while let Op::Bin(_, a, _) = &leaf.op {
+        spine.push(leaf);
+        leaf = a;
     }
+    let mut v = match &leaf.op {
+        Op::Const(c) => *c,
+        Op::Neg(x) => constant(x)?.checked_neg()?,
+        _ => return None,
+    };
+    while let Some(parent) = spine.pop() {
+        if let Op::Bin(op, _, b) = &parent.op {
+            v = crate::roll::apply(*op, v, constant(b)?);
+        }
+    }
+    Some(v)
 }
 
 /// `(i, c)` when `node` is `terms[i] + c` written as a term with constants added or
 /// subtracted on either side (`1d20`, `1d20+5`, `3+2d6-1`).
 fn term_plus_constant(node: &Node) -> Option<(usize, i64)> {
-    match &node.op {
-        Op::Term(i) => Some((*i, 0)),
-        Op::Bin(BinOp::Add, a, b) => match (constant(a), constant(b)) {
-            (None, Some(c)) => {
-                let (i, k) = term_plus_constant(a)?;
-                Some((i, k.checked_add(c)?))
+    // The constants met on the way down to the term, added up (the bounds keep every
+    // constant within ±MAX_VALUE and there are at most a few hundred, so no partial sum
+    // overflows, whatever the order).
+    let mut node = node;
+    let mut added: i64 = 0;
+    loop {
+        match &node.op {
+            Op::Term(i) => return Some((*i, added)),
+            Op::Bin(BinOp::Add, a, b) => match (constant(a), constant(b)) {
+                (None, Some(c)) => {
+                    added = added.checked_add(c)?;
+                    node = a;
+                }
+                (Some(c), None) => {
+                    added = added.checked_add(c)?;
+                    node = b;
+                }
+                _ => return None,
+            },
+            Op::Bin(BinOp::Sub, a, b) => {
+                added = added.checked_sub(constant(b)?)?;
+                node = a;
             }
-            (Some(c), None) => {
-                let (i, k) = term_plus_constant(b)?;
-                Some((i, k.checked_add(c)?))
-            }
-            _ => None,
-        },
-        Op::Bin(BinOp::Sub, a, b) => {
-            let c = constant(b)?;
-            let (i, k) = term_plus_constant(a)?;
-            Some((i, k.checked_sub(c)?))
+            _ => return None,
         }
-        _ => None,
     }
 }
 
 /// A node of the compiled expression, with the bounds of its value.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Node {
     pub(crate) op: Op,
     /// Canonical text, for error messages.
@@ -102,6 +122,37 @@ pub(crate) struct Node {
     pub(crate) span: Span,
     pub(crate) lo: i64,
     pub(crate) hi: i64,
+}
+
+impl Clone for Node {
+    /// A chain of operators is copied in a loop down its left operands (see
+    /// [`Compiler::node`]).
+    fn clone(&self) -> Self {
+        let mut spine = Vec::new();
+        let mut leaf = self;
+        while let Op::Bin(_, a, _) | Op::Compare(_, a, _) = &leaf.op {
+            spine.push(leaf);
+            leaf = a;
+        }
+        let copy = |n: &Node, op: Op| Node {
+            op,
+            text: n.text.clone(),
+            span: n.span,
+            lo: n.lo,
+            hi: n.hi,
+        };
+        let mut acc = copy(leaf, leaf.op.clone());
+        while let Some(parent) = spine.pop() {
+            let op = match &parent.op {
+                Op::Bin(op, _, b) => Op::Bin(*op, Box::new(acc), b.clone()),
+                Op::Compare(rel, _, b) => Op::Compare(*rel, Box::new(acc), b.clone()),
+                // Only the two above are chained.
+                other => other.clone(),
+            };
+            acc = copy(parent, op);
+        }
+        acc
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -457,7 +508,131 @@ impl Compiler<'_> {
     }
 
     /// A node of the integer engine, with its bounds checked.
+    ///
+    /// A chain of binary operators or comparisons (`1+2-3+…`, up to about 500 long within
+    /// [`crate::MAX_INPUT_LEN`]) is a left-deep tree: it is walked down its left operands
+    /// in a loop and compiled back up, so that the stack grows only with the nesting of
+    /// right operands, which the parser bounds ([`crate::MAX_DEPTH`]). The order is the
+    /// recursive one: left operand, right operand, node.
     pub(crate) fn node(&mut self, e: &Expr) -> Result<Node, ParseError> {
+        let mut spine = Vec::new();
+        let mut leaf = e;
+        while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) = &leaf.kind {
+            spine.push(leaf);
+            leaf = a;
+        }
+        let mut acc = self.one_node(leaf)?;
+        while let Some(parent) = spine.pop() {
+            acc = self.chain_node(parent, acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// A binary operator or comparison `e` whose left operand compiled to `a`.
+    #[inline(never)]
+    fn chain_node(&mut self, e: &Expr, a: Node) -> Result<Node, ParseError> {
+        let (op, lo, hi) = match &e.kind {
+            ExprKind::Binary(op, _, b) => {
+                let b = self.node(b)?;
+                self.binary_bounds(*op, a, b)?
+            }
+            ExprKind::Compare(rel, _, b) => {
+                let b = self.node(b)?;
+                (Op::Compare(*rel, Box::new(a), Box::new(b)), 0, 1)
+            }
+            // Only binary operators and comparisons are chained.
+            _ => return self.one_node(e),
+        };
+        self.checked(e, op, lo, hi)
+    }
+
+    /// `a op b`, with its bounds.
+    #[inline(never)]
+    fn binary_bounds(&self, op: BinOp, a: Node, b: Node) -> Result<(Op, i128, i128), ParseError> {
+        let op = &op;
+        let (alo, ahi, blo, bhi) = (
+            i128::from(a.lo),
+            i128::from(a.hi),
+            i128::from(b.lo),
+            i128::from(b.hi),
+        );
+        let divides = matches!(
+            op,
+            BinOp::Div
+                | BinOp::DivCeil
+                | BinOp::DivRound
+                | BinOp::DivTrunc
+                | BinOp::DivExact
+                | BinOp::Mod
+                | BinOp::Rem
+        );
+        let (lo, hi) = match op {
+            BinOp::Add => (alo + blo, ahi + bhi),
+            BinOp::Sub => (alo - bhi, ahi - blo),
+            _ if divides && blo <= 0 && bhi >= 0 => {
+                return Err(self.invalid(
+                    format!(
+                        "the divisor `{}` can be 0 (its values lie within {}..={}); \
+                         division needs a divisor that cannot be 0",
+                        b.text, b.lo, b.hi
+                    ),
+                    b.span,
+                ));
+            }
+            BinOp::Mod if blo > 0 => (0, bhi - 1),
+            BinOp::Mod => (blo + 1, 0),
+            BinOp::Rem => {
+                // Below the divisor in size, with the dividend's sign.
+                let m = blo.abs().max(bhi.abs()) - 1;
+                (if alo < 0 { -m } else { 0 }, if ahi > 0 { m } else { 0 })
+            }
+            BinOp::Pow => {
+                if blo < 0 {
+                    return Err(self.invalid(
+                        format!(
+                            "the exponent `{}` can be negative (its values lie within \
+                             {}..={}), which gives a fraction",
+                            b.text, b.lo, b.hi
+                        ),
+                        b.span,
+                    ));
+                }
+                let m = alo.abs().max(ahi.abs()).max(1);
+                let bound = u32::try_from(bhi)
+                    .ok()
+                    .and_then(|e| m.checked_pow(e))
+                    .unwrap_or(i128::MAX / 2);
+                (if alo < 0 { -bound } else { 0 }, bound)
+            }
+            // Monotone in each operand where it keeps its sign, and the divisor's
+            // range excludes 0: the extremes are at the corners. The operands are
+            // i64 nodes, so a division in i64 is exact; a product is taken in i128.
+            BinOp::Mul
+            | BinOp::Div
+            | BinOp::DivCeil
+            | BinOp::DivRound
+            | BinOp::DivTrunc
+            | BinOp::DivExact => {
+                let f = |x: i128, y: i128| {
+                    if *op == BinOp::Mul {
+                        x * y
+                    } else {
+                        i128::from(crate::roll::apply(*op, x as i64, y as i64))
+                    }
+                };
+                let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];
+                (
+                    *corners.iter().min().unwrap_or(&0),
+                    *corners.iter().max().unwrap_or(&0),
+                )
+            }
+        };
+        Ok((Op::Bin(*op, Box::new(a), Box::new(b)), lo, hi))
+    }
+
+    /// A node that is not chained (see [`Compiler::node`]).
+    #[inline(never)]
+    fn one_node(&mut self, e: &Expr) -> Result<Node, ParseError> {
         let (op, lo, hi): (Op, i128, i128) = match &e.kind {
             ExprKind::Number(n) => {
                 if *n > MAX_CONSTANT {
@@ -487,87 +662,9 @@ impl Compiler<'_> {
                 let (lo, hi) = (-i128::from(x.hi), -i128::from(x.lo));
                 (Op::Neg(Box::new(x)), lo, hi)
             }
-            ExprKind::Binary(op, a, b) => {
-                let a = self.node(a)?;
-                let b = self.node(b)?;
-                let (alo, ahi, blo, bhi) = (
-                    i128::from(a.lo),
-                    i128::from(a.hi),
-                    i128::from(b.lo),
-                    i128::from(b.hi),
-                );
-                let divides = matches!(
-                    op,
-                    BinOp::Div
-                        | BinOp::DivCeil
-                        | BinOp::DivRound
-                        | BinOp::DivTrunc
-                        | BinOp::DivExact
-                        | BinOp::Mod
-                        | BinOp::Rem
-                );
-                let (lo, hi) = match op {
-                    BinOp::Add => (alo + blo, ahi + bhi),
-                    BinOp::Sub => (alo - bhi, ahi - blo),
-                    _ if divides && blo <= 0 && bhi >= 0 => {
-                        return Err(self.invalid(
-                            format!(
-                                "the divisor `{}` can be 0 (its values lie within {}..={}); \
-                                 division needs a divisor that cannot be 0",
-                                b.text, b.lo, b.hi
-                            ),
-                            b.span,
-                        ));
-                    }
-                    BinOp::Mod if blo > 0 => (0, bhi - 1),
-                    BinOp::Mod => (blo + 1, 0),
-                    BinOp::Rem => {
-                        // Below the divisor in size, with the dividend's sign.
-                        let m = blo.abs().max(bhi.abs()) - 1;
-                        (if alo < 0 { -m } else { 0 }, if ahi > 0 { m } else { 0 })
-                    }
-                    BinOp::Pow => {
-                        if blo < 0 {
-                            return Err(self.invalid(
-                                format!(
-                                    "the exponent `{}` can be negative (its values lie within \
-                                     {}..={}), which gives a fraction",
-                                    b.text, b.lo, b.hi
-                                ),
-                                b.span,
-                            ));
-                        }
-                        let m = alo.abs().max(ahi.abs()).max(1);
-                        let bound = u32::try_from(bhi)
-                            .ok()
-                            .and_then(|e| m.checked_pow(e))
-                            .unwrap_or(i128::MAX / 2);
-                        (if alo < 0 { -bound } else { 0 }, bound)
-                    }
-                    // Monotone in each operand where it keeps its sign, and the divisor's
-                    // range excludes 0: the extremes are at the corners. The operands are
-                    // i64 nodes, so a division in i64 is exact; a product is taken in i128.
-                    BinOp::Mul
-                    | BinOp::Div
-                    | BinOp::DivCeil
-                    | BinOp::DivRound
-                    | BinOp::DivTrunc
-                    | BinOp::DivExact => {
-                        let f = |x: i128, y: i128| {
-                            if *op == BinOp::Mul {
-                                x * y
-                            } else {
-                                i128::from(crate::roll::apply(*op, x as i64, y as i64))
-                            }
-                        };
-                        let corners = [f(alo, blo), f(alo, bhi), f(ahi, blo), f(ahi, bhi)];
-                        (
-                            *corners.iter().min().unwrap_or(&0),
-                            *corners.iter().max().unwrap_or(&0),
-                        )
-                    }
-                };
-                (Op::Bin(*op, Box::new(a), Box::new(b)), lo, hi)
+            ExprKind::Binary(..) | ExprKind::Compare(..) => {
+                // Chained: walked by `node`.
+                return self.node(e);
             }
             ExprKind::Call(func, args) if func.is_unary() => {
                 let [arg] = args.as_slice() else {
@@ -587,11 +684,6 @@ impl Compiler<'_> {
                     _ => (lo.signum(), hi.signum()),
                 };
                 (Op::Call(*func, vec![x]), lo, hi)
-            }
-            ExprKind::Compare(rel, a, b) => {
-                let a = self.node(a)?;
-                let b = self.node(b)?;
-                (Op::Compare(*rel, Box::new(a), Box::new(b)), 0, 1)
             }
             ExprKind::Group(g) => self.group(g, e)?,
             ExprKind::Computed(c) => self.computed(c, e)?,
@@ -623,6 +715,12 @@ impl Compiler<'_> {
                 ));
             }
         };
+        self.checked(e, op, lo, hi)
+    }
+
+    /// The node of `e`, once its bounds are checked against [`MAX_VALUE`].
+    #[inline(never)]
+    fn checked(&self, e: &Expr, op: Op, lo: i128, hi: i128) -> Result<Node, ParseError> {
         let text = e.to_string();
         for v in [lo, hi] {
             if v.abs() > i128::from(MAX_VALUE) {

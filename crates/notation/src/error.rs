@@ -42,8 +42,8 @@ pub enum ParseErrorKind {
         /// [`crate::MAX_INPUT_LEN`].
         max: usize,
     },
-    /// Parentheses, functions and signs nested deeper than [`crate::MAX_DEPTH`].
-    #[error("parentheses, functions and signs nest more than {max} deep")]
+    /// Parentheses, functions, signs and exponents nested deeper than [`crate::MAX_DEPTH`].
+    #[error("parentheses, functions, signs and exponents nest more than {max} deep")]
     TooDeep {
         /// [`crate::MAX_DEPTH`].
         max: usize,

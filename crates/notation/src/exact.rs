@@ -336,23 +336,42 @@ fn certain(d: &Dist<i64>) -> Option<i64> {
     (d.len() == 1 && d.tail() == 0.0).then(|| d.outcomes()[0])
 }
 
+/// The law of a node. A chain of operators (`1d6+1d6-…`, a left-deep tree up to about 500
+/// long) is walked down its left operands in a loop and combined back up, left operand
+/// first as in recursion, so that the stack grows only with the nesting of right operands.
 pub(crate) fn node_law(
     node: &Node,
     plan: &Plan,
     b: &mut Budget,
 ) -> Result<Dist<i64>, NotationError> {
+    let mut spine = Vec::new();
+    let mut leaf = node;
+    while let Op::Bin(_, x, _) | Op::Compare(_, x, _) = &leaf.op {
+        spine.push(leaf);
+        leaf = x;
+    }
+    let mut d = one_law(leaf, plan, b)?;
+    while let Some(parent) = spine.pop() {
+        d = chain_law_of(parent, d, plan, b)?;
+    }
+    Ok(d)
+}
+
+/// The law of a binary operator or comparison whose left operand has the law `dx`.
+#[inline(never)]
+fn chain_law_of(
+    node: &Node,
+    dx: Dist<i64>,
+    plan: &Plan,
+    b: &mut Budget,
+) -> Result<Dist<i64>, NotationError> {
     let at = |f: Fail| f.at(&node.text, node.span);
     match &node.op {
-        Op::Const(c) => Ok(Dist::certain(*c)),
-        Op::Term(i) => term_law(&plan.terms[*i], b).map_err(at),
-        Op::Neg(x) => Ok(node_law(x, plan, b)?.map(|&v| -v)),
-        Op::Bin(op, x, y) => {
-            let dx = node_law(x, plan, b)?;
+        Op::Bin(op, _, y) => {
             let dy = node_law(y, plan, b)?;
             binary(*op, &dx, &dy, (node.lo, node.hi), b).map_err(at)
         }
-        Op::Compare(rel, x, y) => {
-            let dx = node_law(x, plan, b)?;
+        Op::Compare(rel, _, y) => {
             let dy = node_law(y, plan, b)?;
             let rel = *rel;
             if let Some(c) = certain(&dy) {
@@ -361,6 +380,20 @@ pub(crate) fn node_law(
             let diff = add(&dx, &dy, true, b).map_err(at)?;
             Ok(diff.map(|&d| i64::from(rel.holds(d, 0))))
         }
+        // Only the two above are chained.
+        _ => one_law(node, plan, b),
+    }
+}
+
+/// The law of a node that is not chained (see [`node_law`]).
+#[inline(never)]
+fn one_law(node: &Node, plan: &Plan, b: &mut Budget) -> Result<Dist<i64>, NotationError> {
+    let at = |f: Fail| f.at(&node.text, node.span);
+    match &node.op {
+        Op::Const(c) => Ok(Dist::certain(*c)),
+        Op::Term(i) => term_law(&plan.terms[*i], b).map_err(at),
+        Op::Neg(x) => Ok(node_law(x, plan, b)?.map(|&v| -v)),
+        Op::Bin(..) | Op::Compare(..) => node_law(node, plan, b),
         Op::Group(g) => group_law(g, node, plan, b),
         Op::Computed(c) => computed_law(c, node, plan, b),
         Op::Call(func, args) if func.is_unary() => {

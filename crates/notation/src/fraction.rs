@@ -36,48 +36,75 @@ pub(crate) const MAX_NUMERATOR: u128 = 1_000_000_000_000_000_000;
 const MAX_DECIMALS: usize = 9;
 
 /// Whether the tree holds an exact division or a rounding of a fraction: then it takes the
-/// fraction path.
+/// fraction path. (Walked with a list of the nodes still to see, not by recursion: a chain
+/// of operators is a tree hundreds of levels deep.)
 pub(crate) fn holds_fraction(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => false,
-        ExprKind::Neg(x) => holds_fraction(x),
-        ExprKind::Binary(op, a, b) => {
-            *op == BinOp::DivExact || holds_fraction(a) || holds_fraction(b)
-        }
-        ExprKind::Call(func, args) => func.is_rounding() || args.iter().any(holds_fraction),
-        ExprKind::Versus(a, b) | ExprKind::Compare(_, a, b) => {
-            holds_fraction(a) || holds_fraction(b)
-        }
-        ExprKind::Group(g) => g.items.iter().any(holds_fraction),
-        ExprKind::Computed(c) => {
-            holds_fraction(&c.count) || c.sides.as_deref().is_some_and(holds_fraction)
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
+            ExprKind::Neg(x) => todo.push(x),
+            ExprKind::Binary(op, a, b) => {
+                if *op == BinOp::DivExact {
+                    return true;
+                }
+                todo.push(b);
+                todo.push(a);
+            }
+            ExprKind::Call(func, args) => {
+                if func.is_rounding() {
+                    return true;
+                }
+                todo.extend(args.iter().rev());
+            }
+            ExprKind::Versus(a, b) | ExprKind::Compare(_, a, b) => {
+                todo.push(b);
+                todo.push(a);
+            }
+            ExprKind::Group(g) => todo.extend(g.items.iter().rev()),
+            ExprKind::Computed(c) => {
+                todo.extend(c.sides.as_deref());
+                todo.push(&c.count);
+            }
         }
     }
+    false
 }
 
 /// Whether the value of `e` can be a fraction (not a whole number), as far as its shape
 /// tells: an exact division can, a rounding, a comparison or a count cannot, and arithmetic
 /// on values that cannot, cannot either.
 pub(crate) fn can_be_fraction(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Number(_)
-        | ExprKind::Dice(_)
-        | ExprKind::Streak(_)
-        | ExprKind::Compare(..)
-        | ExprKind::Computed(_)
-        | ExprKind::Versus(..) => false,
-        ExprKind::Neg(x) => can_be_fraction(x),
-        ExprKind::Binary(op, a, b) => match op {
-            BinOp::DivExact => true,
-            BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => false,
-            _ => can_be_fraction(a) || can_be_fraction(b),
-        },
-        ExprKind::Call(func, args) => match func {
-            Func::Min | Func::Max | Func::Abs => args.iter().any(can_be_fraction),
-            _ => false,
-        },
-        ExprKind::Group(g) => g.success.is_none() && g.items.iter().any(can_be_fraction),
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        match &e.kind {
+            ExprKind::Number(_)
+            | ExprKind::Dice(_)
+            | ExprKind::Streak(_)
+            | ExprKind::Compare(..)
+            | ExprKind::Computed(_)
+            | ExprKind::Versus(..) => {}
+            ExprKind::Neg(x) => todo.push(x),
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::DivExact => return true,
+                BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc => {}
+                _ => {
+                    todo.push(b);
+                    todo.push(a);
+                }
+            },
+            ExprKind::Call(func, args) => match func {
+                Func::Min | Func::Max | Func::Abs => todo.extend(args.iter().rev()),
+                _ => {}
+            },
+            ExprKind::Group(g) => {
+                if g.success.is_none() {
+                    todo.extend(g.items.iter().rev());
+                }
+            }
+        }
     }
+    false
 }
 
 /// A decimal number with a fraction (`1.45`, `.5`: the digits before and after the point)
@@ -119,7 +146,7 @@ pub(crate) struct FPlan {
 }
 
 /// A node of the fraction path, with exact bounds of its value.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct FNode {
     pub(crate) op: FOp,
     /// Canonical text, for error messages.
@@ -155,6 +182,38 @@ pub(crate) struct FGroup {
     pub(crate) success: Option<Cmp>,
     pub(crate) failure: Option<Cmp>,
     pub(crate) steps: Vec<crate::select::Step>,
+}
+
+impl Clone for FNode {
+    /// A chain of operators is copied in a loop down its left operands (see [`fnode`]).
+    fn clone(&self) -> Self {
+        let mut spine = Vec::new();
+        let mut leaf = self;
+        while let FOp::Bin(_, a, _) | FOp::Compare(_, a, _) = &leaf.op {
+            spine.push(leaf);
+            leaf = a;
+        }
+        let copy = |n: &FNode, op: FOp| FNode {
+            op,
+            text: n.text.clone(),
+            span: n.span,
+            lo: n.lo,
+            hi: n.hi,
+            whole: n.whole,
+            den: n.den,
+        };
+        let mut acc = copy(leaf, leaf.op.clone());
+        while let Some(parent) = spine.pop() {
+            let op = match &parent.op {
+                FOp::Bin(op, _, b) => FOp::Bin(*op, Box::new(acc), b.clone()),
+                FOp::Compare(rel, _, b) => FOp::Compare(*rel, Box::new(acc), b.clone()),
+                // Only the two above are chained.
+                other => other.clone(),
+            };
+            acc = copy(parent, op);
+        }
+        acc
+    }
 }
 
 impl FNode {
@@ -240,8 +299,53 @@ fn is_division(op: BinOp) -> bool {
     )
 }
 
-/// Compiles one node.
+/// Compiles one node. A chain of operators holding a fraction (`exact(1d6/2)+1+1+…`) is
+/// walked down its left operands in a loop and compiled back up (left operand, right
+/// operand, node, as in recursion), so that the stack grows only with the nesting of right
+/// operands.
 fn fnode(c: &mut Compiler<'_>, e: &Expr) -> Result<FNode, ParseError> {
+    let mut spine = Vec::new();
+    let mut leaf = e;
+    while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) = &leaf.kind {
+        if !holds_fraction(leaf) {
+            break;
+        }
+        spine.push(leaf);
+        leaf = a;
+    }
+    let mut acc = one_fnode(c, leaf)?;
+    while let Some(parent) = spine.pop() {
+        acc = chain_fnode(c, parent, acc)?;
+    }
+    Ok(acc)
+}
+
+/// A binary operator or comparison `e` holding a fraction, whose left operand compiled to
+/// `x`.
+#[inline(never)]
+fn chain_fnode(c: &mut Compiler<'_>, e: &Expr, x: FNode) -> Result<FNode, ParseError> {
+    let text = e.to_string();
+    let (op, b) = match &e.kind {
+        ExprKind::Binary(op, _, b) => {
+            let y = fnode(c, b)?;
+            binary(c, *op, x, y, e, &text)?
+        }
+        ExprKind::Compare(rel, _, b) => {
+            let y = fnode(c, b)?;
+            (
+                FOp::Compare(*rel, Box::new(x), Box::new(y)),
+                Bounds::whole(0, 1),
+            )
+        }
+        // Only the two above are chained.
+        _ => return one_fnode(c, e),
+    };
+    checked(c, e, text, op, b)
+}
+
+/// Compiles a node that is not chained (see [`fnode`]).
+#[inline(never)]
+fn one_fnode(c: &mut Compiler<'_>, e: &Expr) -> Result<FNode, ParseError> {
     if !holds_fraction(e) {
         let n = c.node(e)?;
         return Ok(FNode {
@@ -279,20 +383,8 @@ fn fnode(c: &mut Compiler<'_>, e: &Expr) -> Result<FNode, ParseError> {
                 None => (FOp::Neg(Box::new(x)), Bounds { lo, hi, den }),
             }
         }
-        ExprKind::Binary(op, a, b) => {
-            let x = fnode(c, a)?;
-            let y = fnode(c, b)?;
-            binary(c, *op, x, y, e, &text)?
-        }
+        ExprKind::Binary(..) | ExprKind::Compare(..) => return fnode(c, e),
         ExprKind::Call(func, args) => call(c, *func, args, e)?,
-        ExprKind::Compare(rel, a, b) => {
-            let x = fnode(c, a)?;
-            let y = fnode(c, b)?;
-            (
-                FOp::Compare(*rel, Box::new(x), Box::new(y)),
-                Bounds::whole(0, 1),
-            )
-        }
         ExprKind::Group(g) => group(c, g, e)?,
         ExprKind::Computed(_) => {
             return Err(c.invalid(
@@ -318,6 +410,18 @@ fn fnode(c: &mut Compiler<'_>, e: &Expr) -> Result<FNode, ParseError> {
             (FOp::Int(n), Bounds::whole(0, 0))
         }
     };
+    checked(c, e, text, op, b)
+}
+
+/// The node of `e`, once its bounds are checked.
+#[inline(never)]
+fn checked(
+    c: &mut Compiler<'_>,
+    e: &Expr,
+    text: String,
+    op: FOp,
+    b: Bounds,
+) -> Result<FNode, ParseError> {
     if b.magnitude() > Rational::from(MAX_VALUE) {
         return Err(c.invalid(
             format!(

@@ -113,19 +113,38 @@ fn item_by_item(g: &FGroup) -> bool {
     g.keep.kept_of(n) == n && g.steps.is_empty()
 }
 
+/// The law of a node. A chain of operators is walked down its left operands in a loop and
+/// combined back up, left operand first as in recursion, so that the stack grows only with
+/// the nesting of right operands.
 fn law(node: &FNode, plan: &Plan, b: &mut Budget) -> Result<Dist<Rational>, NotationError> {
+    let mut spine = Vec::new();
+    let mut leaf = node;
+    while let FOp::Bin(_, x, _) | FOp::Compare(_, x, _) = &leaf.op {
+        spine.push(leaf);
+        leaf = x;
+    }
+    let mut d = one_law(leaf, plan, b)?;
+    while let Some(parent) = spine.pop() {
+        d = chain_law(parent, d, plan, b)?;
+    }
+    Ok(d)
+}
+
+/// The law of a binary operator or comparison whose left operand has the law `dx`.
+#[inline(never)]
+fn chain_law(
+    node: &FNode,
+    dx: Dist<Rational>,
+    plan: &Plan,
+    b: &mut Budget,
+) -> Result<Dist<Rational>, NotationError> {
     let at = |f: Fail| f.at(&node.text, node.span);
     match &node.op {
-        FOp::Int(n) => Ok(node_law(n, plan, b)?.map(|&v| Rational::from(v))),
-        FOp::Const(r) => Ok(Dist::certain(*r)),
-        FOp::Neg(x) => Ok(law(x, plan, b)?.map(|v| v.checked_neg().unwrap_or(*v))),
-        FOp::Bin(op, x, y) => {
-            let dx = law(x, plan, b)?;
+        FOp::Bin(op, _, y) => {
             let dy = law(y, plan, b)?;
             combine(&dx, &dy, |v, w| apply(*op, v, w), b).map_err(at)
         }
-        FOp::Compare(rel, x, y) => {
-            let dx = law(x, plan, b)?;
+        FOp::Compare(rel, _, y) => {
             let dy = law(y, plan, b)?;
             let rel = *rel;
             combine(
@@ -136,6 +155,20 @@ fn law(node: &FNode, plan: &Plan, b: &mut Budget) -> Result<Dist<Rational>, Nota
             )
             .map_err(at)
         }
+        // Only the two above are chained.
+        _ => one_law(node, plan, b),
+    }
+}
+
+/// The law of a node that is not chained (see [`law`]).
+#[inline(never)]
+fn one_law(node: &FNode, plan: &Plan, b: &mut Budget) -> Result<Dist<Rational>, NotationError> {
+    let at = |f: Fail| f.at(&node.text, node.span);
+    match &node.op {
+        FOp::Int(n) => Ok(node_law(n, plan, b)?.map(|&v| Rational::from(v))),
+        FOp::Const(r) => Ok(Dist::certain(*r)),
+        FOp::Neg(x) => Ok(law(x, plan, b)?.map(|v| v.checked_neg().unwrap_or(*v))),
+        FOp::Bin(..) | FOp::Compare(..) => law(node, plan, b),
         FOp::Call(func, args) => {
             let mut acc: Option<Dist<Rational>> = None;
             for a in args {

@@ -98,7 +98,7 @@
 //! ## Limits
 //!
 //! Checked when parsing, so rolling never fails and nothing hangs: [`MAX_INPUT_LEN`] bytes of
-//! input, [`MAX_DEPTH`] levels of parentheses, functions and signs, [`MAX_DICE`] dice per
+//! input, [`MAX_DEPTH`] levels of parentheses, functions, signs and exponents, [`MAX_DICE`] dice per
 //! expression, [`MAX_SIDES`] sides, explosion and streak caps up to [`MAX_EXPLOSION_CAP`],
 //! at most [`MAX_ROLLED`] dice rolled by one roll in the worst case, numbers up to
 //! [`MAX_CONSTANT`], every intermediate value within ±[`MAX_VALUE`], and no divisor that can
@@ -150,13 +150,20 @@ pub use select::{Pick, Step};
 /// ```
 pub const MAX_INPUT_LEN: usize = 1000;
 
-/// The deepest nesting of parentheses, function calls and signs (`-(-(…))`).
+/// The deepest nesting of parentheses, function calls, signs (`-(-(…))`) and exponents
+/// (`2**2**…`, which nests to the right). Every walk over an expression (parsing,
+/// compiling, rolling, exact odds, printing) recurses only through such nesting and loops
+/// over chains of operators (`1+2-3+…`), so that any expression within the limits fits a
+/// 2 MiB thread's stack, unoptimised builds included.
 ///
 /// ```
 /// use dice_notation::{Expression, MAX_DEPTH};
 /// let deep = |n: usize| format!("{}1{}", "(".repeat(n), ")".repeat(n));
 /// assert!(Expression::parse(&deep(MAX_DEPTH)).is_ok());
 /// assert!(Expression::parse(&deep(MAX_DEPTH + 1)).is_err());
+/// let powers = |n: usize| "1**".repeat(n) + "1";
+/// assert!(Expression::parse(&powers(MAX_DEPTH)).is_ok());
+/// assert!(Expression::parse(&powers(MAX_DEPTH + 1)).is_err());
 /// ```
 pub const MAX_DEPTH: usize = 32;
 

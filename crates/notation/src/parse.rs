@@ -520,37 +520,47 @@ enum Ctx {
     Used,
 }
 
-/// The value of an expression made of numbers and arithmetic only.
+/// The value of an expression made of numbers and arithmetic only. A chain of operators
+/// (`1/2/3/…`, a left-deep tree up to about 500 long) is walked down its left operands in a
+/// loop, so that the stack grows only with the nesting of right operands.
 fn constant_value(e: &Expr) -> Option<i128> {
-    match &e.kind {
-        ExprKind::Number(n) => Some((*n).into()),
-        ExprKind::Neg(x) => Some(-constant_value(x)?),
-        ExprKind::Binary(op, a, b) => {
-            let (x, y) = (constant_value(a)?, constant_value(b)?);
-            if x.abs() > i128::from(i64::MAX) || y.abs() > i128::from(i64::MAX) {
-                return None;
-            }
-            let (x, y) = (x as i64, y as i64);
-            let zero_div = matches!(
-                op,
-                BinOp::Div
-                    | BinOp::DivCeil
-                    | BinOp::DivRound
-                    | BinOp::DivTrunc
-                    | BinOp::Mod
-                    | BinOp::Rem
-            ) && y == 0;
-            if zero_div || (*op == BinOp::Pow && !(0..=62).contains(&y)) {
-                return None;
-            }
-            // A fraction is no whole constant.
-            if *op == BinOp::DivExact && (y == 0 || x % y != 0) {
-                return None;
-            }
-            Some(crate::roll::apply(*op, x, y).into())
-        }
-        _ => None,
+    let mut spine = Vec::new();
+    let mut leaf = e;
+    while let ExprKind::Binary(_, a, _) = &leaf.kind {
+        spine.push(leaf);
+        leaf = a;
     }
+    let mut x = match &leaf.kind {
+        ExprKind::Number(n) => (*n).into(),
+        ExprKind::Neg(x) => -constant_value(x)?,
+        _ => return None,
+    };
+    while let Some(parent) = spine.pop() {
+        if let ExprKind::Binary(op, _, b) = &parent.kind {
+            x = constant_binary(*op, x, constant_value(b)?)?;
+        }
+    }
+    Some(x)
+}
+
+/// `x op y` for [`constant_value`]: `None` where it is no whole constant.
+fn constant_binary(op: BinOp, x: i128, y: i128) -> Option<i128> {
+    if x.abs() > i128::from(i64::MAX) || y.abs() > i128::from(i64::MAX) {
+        return None;
+    }
+    let (x, y) = (x as i64, y as i64);
+    let zero_div = matches!(
+        op,
+        BinOp::Div | BinOp::DivCeil | BinOp::DivRound | BinOp::DivTrunc | BinOp::Mod | BinOp::Rem
+    ) && y == 0;
+    if zero_div || (op == BinOp::Pow && !(0..=62).contains(&y)) {
+        return None;
+    }
+    // A fraction is no whole constant.
+    if op == BinOp::DivExact && (y == 0 || x % y != 0) {
+        return None;
+    }
+    Some(crate::roll::apply(op, x, y).into())
 }
 
 struct Parser<'a> {
@@ -819,6 +829,14 @@ impl Parser<'_> {
 
     /// `product (("+" | "-") product)*`; `ctx` is the rounding of the function around.
     fn sum(&mut self, ctx: &mut Ctx) -> PResult<Expr> {
+        Ok(*self.sum_boxed(ctx)?)
+    }
+
+    /// [`Parser::sum`], boxed. The functions that recurse for each level of parentheses
+    /// (`sum`, `product`, `unary`, `power`, `atom`, `parenthesized`) pass their trees boxed
+    /// and leave the rest to functions outside that cycle, so that their stack frames stay
+    /// small even without optimisation: [`MAX_DEPTH`] levels must fit a 2 MiB thread.
+    fn sum_boxed(&mut self, ctx: &mut Ctx) -> PResult<Box<Expr>> {
         let open = *ctx;
         let mut lhs = self.product(ctx)?;
         let first_used = open != Ctx::None && *ctx == Ctx::Used;
@@ -849,12 +867,12 @@ impl Parser<'_> {
             if sub == Ctx::Used {
                 *ctx = Ctx::Used;
             }
-            lhs = binary(op, lhs, rhs);
+            lhs = binary_boxed(op, lhs, rhs);
         }
     }
 
     /// `unary (("*" | "/" | "//" | "%") unary)*`
-    fn product(&mut self, ctx: &mut Ctx) -> PResult<Expr> {
+    fn product(&mut self, ctx: &mut Ctx) -> PResult<Box<Expr>> {
         let mut lhs = self.unary()?;
         loop {
             let save = self.pos;
@@ -881,7 +899,7 @@ impl Parser<'_> {
             } else {
                 op
             };
-            lhs = binary(op, lhs, rhs);
+            lhs = binary_boxed(op, lhs, rhs);
         }
     }
 
@@ -925,7 +943,7 @@ impl Parser<'_> {
     }
 
     /// `"-" unary | "+" unary | power`
-    fn unary(&mut self) -> PResult<Expr> {
+    fn unary(&mut self) -> PResult<Box<Expr>> {
         let start = self.pos;
         if self.eat("-") || self.eat("−") {
             self.enter(start)?;
@@ -933,10 +951,10 @@ impl Parser<'_> {
             let inner = self.unary()?;
             self.leave();
             let span = Span::new(start, inner.span.end);
-            return Ok(Expr {
-                kind: ExprKind::Neg(Box::new(inner)),
+            return Ok(Box::new(Expr {
+                kind: ExprKind::Neg(inner),
                 span,
-            });
+            }));
         }
         if self.syn.unary_plus && self.eat("+") {
             self.enter(start)?;
@@ -948,83 +966,112 @@ impl Parser<'_> {
         self.power()
     }
 
-    /// `atom ("**" unary)?`: right-associative, binding tighter than a sign on its left.
-    fn power(&mut self) -> PResult<Expr> {
+    /// `atom ("**" unary)?`: right-associative, binding tighter than a sign on its left. An
+    /// exponent is one level deeper, like a sign (`2**2**…` nests to the right).
+    fn power(&mut self) -> PResult<Box<Expr>> {
         let base = self.atom()?;
         if !self.syn.power {
             return Ok(base);
         }
         let save = self.pos;
         self.ws();
+        let start = self.pos;
         if self.eat("**") || (self.syn.caret_power && self.eat("^")) {
+            self.enter(start)?;
             self.ws();
             let exponent = self.unary()?;
-            return Ok(binary(BinOp::Pow, base, exponent));
+            self.leave();
+            return Ok(binary_boxed(BinOp::Pow, base, exponent));
         }
         self.pos = save;
         Ok(base)
     }
 
-    fn atom(&mut self) -> PResult<Expr> {
+    fn atom(&mut self) -> PResult<Box<Expr>> {
         let start = self.pos;
         match self.peek() {
             Some('(') => self.parenthesized(start),
-            Some('[') if self.at_inline_roll() => {
-                // Roll20's inline roll: a number, or the count of dice (`[[2d6]]d5`).
-                let inner = self.inline_roll(start)?;
-                let span = inner.span;
-                if matches!(self.peek(), Some('d' | 'D')) {
-                    if constant_value(&inner).is_none() {
-                        return self.dice_with(Some((1, span)), Some(inner), start);
-                    }
-                    let count = self.constant_count(&inner, span, "number of dice")?;
-                    return self.dice(Some((count, span)), start);
-                }
-                Ok(inner)
-            }
-            Some('{') if self.syn.braces => {
-                self.enter(start)?;
-                self.pos += 1;
-                let items = self.items('}')?;
-                self.leave();
-                self.group(items, start)
-            }
+            _ => self.atom_other(start).map(Box::new),
+        }
+    }
+
+    /// An atom not in parentheses.
+    #[inline(never)]
+    fn atom_other(&mut self, start: usize) -> PResult<Expr> {
+        match self.peek() {
+            Some('[') if self.at_inline_roll() => self.atom_inline_roll(start),
+            Some('{') if self.syn.braces => self.atom_group(start),
             Some(c) if c.is_ascii_digit() || (c == '.' && self.syn.decimals) => {
-                if self.syn.decimals {
-                    if let Some(e) = self.decimal()? {
-                        return Ok(e);
-                    }
-                }
-                let (n, span) = self.number()?;
-                if matches!(self.peek(), Some('d' | 'D')) {
-                    self.dice(Some((n, span)), start)
-                } else {
-                    Ok(Expr {
-                        kind: ExprKind::Number(n),
-                        span,
-                    })
-                }
+                self.atom_number(start)
             }
             Some('d' | 'D') => self.dice(None, start),
-            _ => {
-                for &name in self.syn.functions {
-                    if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
-                        self.pos += name.len() + 1;
-                        return self.function(name, start);
-                    }
-                }
-                for &name in self.syn.refused_functions {
-                    if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
-                        self.pos += name.len() + 1;
-                        return self.math_function(name, start);
-                    }
-                }
-                if self.syn.streak && self.eat("streak(") {
-                    return self.streak(start);
-                }
-                Err(self.unexpected(if self.syn.versus { ATOM } else { ATOM_DIALECT }))
+            _ => self.atom_named(start),
+        }
+    }
+
+    /// Roll20's inline roll: a number, or the count of dice (`[[2d6]]d5`).
+    #[inline(never)]
+    fn atom_inline_roll(&mut self, start: usize) -> PResult<Expr> {
+        let inner = self.inline_roll(start)?;
+        let span = inner.span;
+        if matches!(self.peek(), Some('d' | 'D')) {
+            if constant_value(&inner).is_none() {
+                return self.dice_with(Some((1, span)), Some(inner), start);
+            }
+            let count = self.constant_count(&inner, span, "number of dice")?;
+            return self.dice(Some((count, span)), start);
+        }
+        Ok(inner)
+    }
+
+    /// A group `{…}`.
+    #[inline(never)]
+    fn atom_group(&mut self, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.pos += 1;
+        let items = self.items('}')?;
+        self.leave();
+        self.group(items, start)
+    }
+
+    /// A number, or dice with a number of dice.
+    #[inline(never)]
+    fn atom_number(&mut self, start: usize) -> PResult<Expr> {
+        if self.syn.decimals {
+            if let Some(e) = self.decimal()? {
+                return Ok(e);
             }
         }
+        let (n, span) = self.number()?;
+        if matches!(self.peek(), Some('d' | 'D')) {
+            self.dice(Some((n, span)), start)
+        } else {
+            Ok(Expr {
+                kind: ExprKind::Number(n),
+                span,
+            })
+        }
+    }
+
+    /// A function, or a streak.
+    #[inline(never)]
+    fn atom_named(&mut self, start: usize) -> PResult<Expr> {
+        for &name in self.syn.functions {
+            if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
+                self.pos += name.len() + 1;
+                return self.function(name, start);
+            }
+        }
+        for &name in self.syn.refused_functions {
+            if self.looking_at(name) && self.rest()[name.len()..].starts_with('(') {
+                self.pos += name.len() + 1;
+                return self.math_function(name, start);
+            }
+        }
+        if self.syn.streak && self.eat("streak(") {
+            return self.streak(start);
+        }
+        Err(self.unexpected(if self.syn.versus { ATOM } else { ATOM_DIALECT }))
     }
 
     /// `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` (rpg-dice-roller's and Foundry's math
@@ -1156,51 +1203,66 @@ impl Parser<'_> {
 
     /// `(` at the input: a parenthesized sum, this crate's `(a >= b)`, Avrae d20's set
     /// `(a, b)`, or a computed count `(1+1)d6`.
-    fn parenthesized(&mut self, start: usize) -> PResult<Expr> {
+    fn parenthesized(&mut self, start: usize) -> PResult<Box<Expr>> {
         self.enter(start)?;
         self.pos += 1;
         if self.syn.sets {
-            self.ws();
-            let items = self.items(')')?;
-            self.leave();
-            let bare = items.1.is_empty() && items.0.len() == 1;
-            if bare && !self.looking_at("k") && !self.looking_at("p") {
-                let inner = items
-                    .0
-                    .into_iter()
-                    .next()
-                    .unwrap_or_else(|| Expr::number(0));
-                return Ok(inner.with_span(Span::new(start, self.pos)));
-            }
-            return self.group(items, start);
+            return self.parenthesized_set(start).map(Box::new);
         }
         self.ws();
-        let inner = self.sum(&mut Ctx::None)?;
+        let inner = self.sum_boxed(&mut Ctx::None)?;
         self.ws();
         if self.syn.paren_comparisons {
             if let Some(rel) = self.relation() {
                 self.ws();
-                let rhs = self.sum(&mut Ctx::None)?;
+                let rhs = self.sum_boxed(&mut Ctx::None)?;
                 self.close_group("`)`")?;
                 self.leave();
-                return Ok(Expr {
-                    kind: ExprKind::Compare(rel, Box::new(inner), Box::new(rhs)),
+                return Ok(Box::new(Expr {
+                    kind: ExprKind::Compare(rel, inner, rhs),
                     span: Span::new(start, self.pos),
-                });
+                }));
             }
         }
         self.close_group("`)`")?;
         self.leave();
         let span = Span::new(start, self.pos);
         if self.syn.computed_dice && matches!(self.peek(), Some('d' | 'D')) {
-            if self.syn.computed_rolls && constant_value(&inner).is_none() {
-                let rolled = inner.with_span(span);
-                return self.dice_with(Some((1, span)), Some(rolled), start);
-            }
-            let count = self.constant_count(&inner, span, "number of dice")?;
-            return self.dice(Some((count, span)), start);
+            return self.parenthesized_dice(*inner, span, start).map(Box::new);
         }
-        Ok(inner.with_span(span))
+        let mut inner = inner;
+        inner.span = span;
+        Ok(inner)
+    }
+
+    /// Avrae d20's set `(a, b)` after its `(`.
+    #[inline(never)]
+    fn parenthesized_set(&mut self, start: usize) -> PResult<Expr> {
+        self.ws();
+        let items = self.items(')')?;
+        self.leave();
+        let bare = items.1.is_empty() && items.0.len() == 1;
+        if bare && !self.looking_at("k") && !self.looking_at("p") {
+            let inner = items
+                .0
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Expr::number(0));
+            return Ok(inner.with_span(Span::new(start, self.pos)));
+        }
+        self.group(items, start)
+    }
+
+    /// A computed count `(1+1)d6`, `(1d4)d8`: the parenthesized `inner` read over `span`,
+    /// before the `d`.
+    #[inline(never)]
+    fn parenthesized_dice(&mut self, inner: Expr, span: Span, start: usize) -> PResult<Expr> {
+        if self.syn.computed_rolls && constant_value(&inner).is_none() {
+            let rolled = inner.with_span(span);
+            return self.dice_with(Some((1, span)), Some(rolled), start);
+        }
+        let count = self.constant_count(&inner, span, "number of dice")?;
+        self.dice(Some((count, span)), start)
     }
 
     /// A computed count or number of sides: a constant expression.
@@ -1562,80 +1624,92 @@ impl Parser<'_> {
             _ => None,
         };
         if name == "round_away" || (name == "round" && self.syn.round_half_away) {
-            // rpg-dice-roller's `round` (mathjs's) rounds halves away from zero, as no
-            // division of the integer engine does: its argument is read exactly, then
-            // rounded.
-            self.enter(start)?;
-            self.ws();
-            let inner = self.exact_sum()?;
-            self.close_group("`)`")?;
-            self.leave();
-            return Ok(self.rounded(Func::RoundAway, inner, start));
+            return self.round_away(start);
         }
         if let Some(r) = rounding {
-            self.enter(start)?;
-            self.ws();
-            let body = self.pos;
-            let inner = if self.exact && r != Rounding::Exact {
-                self.sum(&mut Ctx::None)?
-            } else {
-                let mut ctx = Ctx::Open(r);
-                self.retry = false;
-                match self.sum(&mut ctx) {
-                    // `floor(a + x/y)` is `a + floor(x/y)` only for a whole `a`.
-                    Ok(inner)
-                        if !(ctx == Ctx::Used
-                            && r != Rounding::Exact
-                            && crate::fraction::can_be_fraction(&inner)) =>
-                    {
-                        inner
-                    }
-                    Err(err) if !self.retry => return Err(err),
-                    // The one division cannot carry the rounding: read the argument exactly
-                    // and round it as a whole.
-                    _ => {
-                        self.retry = false;
-                        self.pos = body;
-                        self.exact_sum()?
-                    }
-                }
-            };
-            self.close_group("`)`")?;
-            self.leave();
-            // Without a division the argument is whole already; a fraction left is rounded
-            // as a whole.
-            return Ok(match r.func() {
-                Some(f) => self.rounded(f, inner, start),
-                None => inner.with_span(Span::new(start, self.pos)),
-            });
+            return self.rounding(r, start);
         }
         let func = match name {
             "min" => Func::Min,
             "max" => Func::Max,
             "abs" => Func::Abs,
             "sign" => Func::Sign,
-            _ => {
-                // pow(a, b); this crate's rem(a, b), the remainder with the dividend's sign.
-                let op = if name == "rem" {
-                    BinOp::Rem
-                } else {
-                    BinOp::Pow
-                };
-                self.enter(start)?;
-                self.ws();
-                let a = self.sum(&mut Ctx::None)?;
-                self.ws();
-                if !self.eat(",") {
-                    return Err(self.unexpected("`,` and the second argument"));
-                }
-                self.ws();
-                let b = self.sum(&mut Ctx::None)?;
-                self.close_group("`)`")?;
-                self.leave();
-                return Ok(binary(op, a, b).with_span(Span::new(start, self.pos)));
-            }
+            // pow(a, b); this crate's rem(a, b), the remainder with the dividend's sign.
+            "rem" => return self.two_arguments(BinOp::Rem, start),
+            _ => return self.two_arguments(BinOp::Pow, start),
         };
         self.call(func, start)
+    }
+
+    /// rpg-dice-roller's `round`, this crate's `round_away`, after the `(`.
+    #[inline(never)]
+    fn round_away(&mut self, start: usize) -> PResult<Expr> {
+        // rpg-dice-roller's `round` (mathjs's) rounds halves away from zero, as no
+        // division of the integer engine does: its argument is read exactly, then
+        // rounded.
+        self.enter(start)?;
+        self.ws();
+        let inner = self.exact_sum()?;
+        self.close_group("`)`")?;
+        self.leave();
+        Ok(self.rounded(Func::RoundAway, inner, start))
+    }
+
+    /// `floor(`, `ceil(`, `round(`, `trunc(`, `exact(` read: the argument and `)`.
+    #[inline(never)]
+    fn rounding(&mut self, r: Rounding, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.ws();
+        let body = self.pos;
+        let inner = if self.exact && r != Rounding::Exact {
+            self.sum(&mut Ctx::None)?
+        } else {
+            let mut ctx = Ctx::Open(r);
+            self.retry = false;
+            match self.sum(&mut ctx) {
+                // `floor(a + x/y)` is `a + floor(x/y)` only for a whole `a`.
+                Ok(inner)
+                    if !(ctx == Ctx::Used
+                        && r != Rounding::Exact
+                        && crate::fraction::can_be_fraction(&inner)) =>
+                {
+                    inner
+                }
+                Err(err) if !self.retry => return Err(err),
+                // The one division cannot carry the rounding: read the argument exactly
+                // and round it as a whole.
+                _ => {
+                    self.retry = false;
+                    self.pos = body;
+                    self.exact_sum()?
+                }
+            }
+        };
+        self.close_group("`)`")?;
+        self.leave();
+        // Without a division the argument is whole already; a fraction left is rounded
+        // as a whole.
+        Ok(match r.func() {
+            Some(f) => self.rounded(f, inner, start),
+            None => inner.with_span(Span::new(start, self.pos)),
+        })
+    }
+
+    /// `rem(` or `pow(` read: two arguments and `)`.
+    #[inline(never)]
+    fn two_arguments(&mut self, op: BinOp, start: usize) -> PResult<Expr> {
+        self.enter(start)?;
+        self.ws();
+        let a = self.sum(&mut Ctx::None)?;
+        self.ws();
+        if !self.eat(",") {
+            return Err(self.unexpected("`,` and the second argument"));
+        }
+        self.ws();
+        let b = self.sum(&mut Ctx::None)?;
+        self.close_group("`)`")?;
+        self.leave();
+        Ok(binary(op, a, b).with_span(Span::new(start, self.pos)))
     }
 
     /// `min(` / `max(` / `abs(` / `sign(` already read: the arguments and `)`.
@@ -2973,6 +3047,15 @@ enum Selector {
     Highest(u32),
     Lowest(u32),
     Test(Cmp),
+}
+
+/// [`binary`] of boxed operands, boxed.
+fn binary_boxed(op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>) -> Box<Expr> {
+    let span = lhs.span.join(rhs.span);
+    Box::new(Expr {
+        kind: ExprKind::Binary(op, lhs, rhs),
+        span,
+    })
 }
 
 fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {

@@ -13,4 +13,5 @@ mod order;
 mod parse;
 mod rolled_vs_exact;
 mod round_trip;
+mod stack;
 mod statistical;
