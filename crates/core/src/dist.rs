@@ -675,10 +675,8 @@ impl Dense {
             window_into(&a, &mut out, w - 1, w, scale);
             return Dense { offset, p: out };
         }
-        let mut out = window_sums_blocks(&a, w, len);
-        for o in &mut out {
-            *o *= scale;
-        }
+        let mut out = vec![0.0; len];
+        window_sums_scaled(&a, w, &mut out, scale, &mut Vec::new());
         Dense { offset, p: out }
     }
 
@@ -842,64 +840,68 @@ fn window_into(a: &[f64], out: &mut [f64], at: usize, w: usize, scale: f64) {
     }
 }
 
-/// Buffers for [`WindowScratch::lead_and_convolve_uniform`], reused from one call to the next.
+/// Horner's scheme over the uniform law `U` on `1..=w`: `T ← lead, scale·(U ⊛ T)` step
+/// by step (`lead` at 0, then the window sums of `w` entries of `T`), in two buffers that
+/// keep `T` between `w − 1` zeros before and `w` after, so that a step reads its input in
+/// place and writes its output where the next step reads it: no copy, nothing zeroed but
+/// the `w` entries after the new `T`. Each entry is computed as [`Dense::convolve_uniform`]
+/// computes it (fixed-width window sums up to [`UNROLLED_WIDTH`], block sums beyond).
 #[derive(Default)]
-pub(crate) struct WindowScratch {
-    padded: Vec<f64>,
-    suffix: Vec<f64>,
+pub(crate) struct UniformHorner {
+    /// `w − 1` zeros, `T`, at least `w` zeros.
+    cur: Vec<f64>,
+    /// The next step's output, behind the same `w − 1` zeros.
+    next: Vec<f64>,
+    /// Scratch of [`window_sums_scaled`].
     before: Vec<f64>,
+    w: usize,
+    len: usize,
 }
 
-impl WindowScratch {
-    /// `lead` followed by `out[i] = scale·(t[i − w + 1] + … + t[i])` for
-    /// `i < t.len() + w − 1` (`t` read as 0 outside its range): one step of Horner's scheme,
-    /// `lead` plus `t` convolved with the uniform law on `1..=w` when `scale = 1/w`. As
-    /// [`Dense::convolve_uniform`] computes it (fixed-width window sums up to
-    /// [`UNROLLED_WIDTH`], block sums beyond), with no allocation once the buffers have grown
-    /// and each buffer written once: nothing is zeroed but the padding around `t`.
-    pub(crate) fn lead_and_convolve_uniform(
-        &mut self,
-        lead: f64,
-        t: &[f64],
-        w: usize,
-        scale: f64,
-        out: &mut Vec<f64>,
-    ) {
-        let len = t.len() + w - 1;
-        out.clear();
-        out.push(lead);
-        if t.is_empty() {
-            out.resize(len + 1, 0.0);
-            return;
+impl UniformHorner {
+    /// Starts over with `T = [first]`, for windows of `w ≥ 1` entries.
+    pub(crate) fn start(&mut self, first: f64, w: usize) {
+        let w = w.max(1);
+        let pad = w - 1;
+        self.w = w;
+        self.len = 1;
+        self.cur.clear();
+        self.cur.resize(pad, 0.0);
+        self.cur.push(first);
+        self.cur.resize(pad + 1 + w, 0.0);
+        self.next.clear();
+        self.next.resize(pad, 0.0);
+    }
+
+    /// One step: `T ← lead, scale·t[i − w + 1] + … + scale·t[i]` for `i < len(T) + w − 1`
+    /// (`lead + U ⊛ T` when `scale = 1/w`).
+    pub(crate) fn step(&mut self, lead: f64, scale: f64) {
+        let (w, len) = (self.w, self.len);
+        let pad = w - 1;
+        let new_len = len + w;
+        if self.next.len() < pad + new_len + w {
+            self.next.resize(pad + new_len + w, 0.0);
         }
+        let a = &self.cur[..pad + len + w];
+        let (head, out) = self.next[pad..pad + new_len].split_at_mut(1);
+        head[0] = lead;
         if w == 1 {
-            out.extend(t.iter().map(|&x| x * scale));
-            return;
+            for (o, &x) in out.iter_mut().zip(&a[..len]) {
+                *o = x * scale;
+            }
+        } else if w <= UNROLLED_WIDTH {
+            window_into(a, out, w - 1, w, scale);
+        } else {
+            window_sums_scaled(a, w, out, scale, &mut self.before);
         }
-        // t with w − 1 zeros before and w after: out[i] sums padded[i ..= i + w − 1].
-        self.padded.clear();
-        self.padded.resize(w - 1, 0.0);
-        self.padded.extend_from_slice(t);
-        self.padded.resize(len + w, 0.0);
-        if w <= UNROLLED_WIDTH {
-            out.resize(len + 1, 0.0);
-            window_into(&self.padded, &mut out[1..], w - 1, w, scale);
-            return;
-        }
-        let a = &self.padded[..len + w];
-        // Every entry of the two scans is written before it is read.
-        if self.suffix.len() < a.len() {
-            self.suffix.resize(a.len(), 0.0);
-            self.before.resize(a.len(), 0.0);
-        }
-        let (suffix, before) = (&mut self.suffix[..a.len()], &mut self.before[..a.len()]);
-        block_scans(a, w, suffix, before);
-        out.extend(
-            suffix[..len]
-                .iter()
-                .zip(&before[w..])
-                .map(|(&sf, &bf)| (sf + bf) * scale),
-        );
+        self.next[pad + new_len..pad + new_len + w].fill(0.0);
+        core::mem::swap(&mut self.cur, &mut self.next);
+        self.len = new_len;
+    }
+
+    /// `T`.
+    pub(crate) fn law(&self) -> &[f64] {
+        &self.cur[self.w - 1..self.w - 1 + self.len]
     }
 }
 
@@ -1026,31 +1028,19 @@ fn square_scaled(a: &[f64]) -> Vec<f64> {
     c
 }
 
-/// `out[t] = a[t] + … + a[t + w − 1]` for `t < len` (`a` holds at least `len + w`
-/// entries), by blocks of `w`: with `suffix[i]` the sum from `i` to the end of its block and
-/// `before[i]` the sum from the start of its block up to `i` excluded, a window starting at
-/// `t` is `suffix[t] + before[t + w]` (the rest of `t`'s block and the start of the next).
-fn window_sums_blocks(a: &[f64], w: usize, len: usize) -> Vec<f64> {
-    let a = &a[..len + w];
-    let mut suffix = vec![0.0; a.len()];
-    let mut before = vec![0.0; a.len()];
-    block_scans(a, w, &mut suffix, &mut before);
-    suffix[..len]
-        .iter()
-        .zip(&before[w..])
-        .map(|(s, b)| s + b)
-        .collect()
-}
-
-/// For each block of `w` entries of `a` (the last may be shorter): `suffix[i]`, the sum from
-/// `i` to the end of its block, and `before[i]`, the sum from the start of its block up to
-/// `i` excluded (`suffix` and `before` as long as `a`).
+/// `out[t] = scale·(a[t] + … + a[t + w − 1])` for `t < out.len()` (`a` holds at least
+/// `out.len() + w` entries), by blocks of `w` entries of `a` (the van Herk / Gil-Werman
+/// scheme): with `before[i]` the sum from the start of `i`'s block up to `i` excluded, and
+/// `suffix[t]` the sum from `t` to the end of its block, a window starting at `t` is
+/// `suffix[t] + before[t + w]` (the rest of `t`'s block and the start of the next). One
+/// forward scan writes `before` (scratch, grown as needed); one backward scan keeps the
+/// suffix in a register and writes each `out[t]` once.
 ///
 /// Each running sum is a chain of dependent additions, so one block at a time runs at the
-/// adder's latency (about 4 cycles an entry per scan). Four blocks are walked side by side
-/// instead, four independent chains: each entry still gets exactly the additions, in the same
-/// order, that a walk of its own block alone would give it.
-fn block_scans(a: &[f64], w: usize, suffix: &mut [f64], before: &mut [f64]) {
+/// adder's latency. Both scans walk four blocks side by side instead, four independent
+/// chains: each entry still gets exactly the additions, in the same order, that a walk of
+/// its own block alone would give it.
+fn window_sums_scaled(a: &[f64], w: usize, out: &mut [f64], scale: f64, before: &mut Vec<f64>) {
     /// The four blocks of `w` of a group of `4w`.
     fn quarters(x: &[f64], w: usize) -> [&[f64]; 4] {
         let (x0, r) = x.split_at(w);
@@ -1065,17 +1055,23 @@ fn block_scans(a: &[f64], w: usize, suffix: &mut [f64], before: &mut [f64]) {
         let (x2, x3) = r.split_at_mut(w);
         [x0, x1, x2, &mut x3[..w]]
     }
+    let len = out.len();
+    let a = &a[..len + w];
+    if before.len() < a.len() {
+        before.resize(a.len(), 0.0);
+    }
+    let before = &mut before[..a.len()];
+    // Forward: `before`, for every block of `a`.
     let group = 4 * w;
     let whole = a.len() / group * group;
-    for ((x, suf), bef) in a[..whole]
+    for (x, bef) in a[..whole]
         .chunks_exact(group)
-        .zip(suffix[..whole].chunks_exact_mut(group))
         .zip(before[..whole].chunks_exact_mut(group))
     {
         let [x0, x1, x2, x3] = quarters(x, w);
         let [b0, b1, b2, b3] = quarters_mut(bef, w);
         let (mut s0, mut s1, mut s2, mut s3) = (0.0, 0.0, 0.0, 0.0);
-        for p in 0..x0.len() {
+        for p in 0..w {
             b0[p] = s0;
             b1[p] = s1;
             b2[p] = s2;
@@ -1085,44 +1081,57 @@ fn block_scans(a: &[f64], w: usize, suffix: &mut [f64], before: &mut [f64]) {
             s2 += x2[p];
             s3 += x3[p];
         }
-        let [f0, f1, f2, f3] = quarters_mut(suf, w);
-        let (mut s0, mut s1, mut s2, mut s3) = (0.0, 0.0, 0.0, 0.0);
-        for p in (0..x0.len()).rev() {
-            s0 += x0[p];
-            s1 += x1[p];
-            s2 += x2[p];
-            s3 += x3[p];
-            f0[p] = s0;
-            f1[p] = s1;
-            f2[p] = s2;
-            f3[p] = s3;
-        }
     }
-    for ((x, suf), bef) in a[whole..]
-        .chunks(w)
-        .zip(suffix[whole..].chunks_mut(w))
-        .zip(before[whole..].chunks_mut(w))
-    {
+    for (x, bef) in a[whole..].chunks(w).zip(before[whole..].chunks_mut(w)) {
         let mut acc = 0.0;
         for (b, &v) in bef.iter_mut().zip(x) {
             *b = acc;
             acc += v;
         }
-        let mut acc = 0.0;
-        for (sf, &v) in suf.iter_mut().zip(x).rev() {
-            acc += v;
-            *sf = acc;
+    }
+    // Backward: the suffix of each block, and the windows that start in it. Groups of four
+    // whole blocks whose windows all start below `len`, then block by block.
+    let before = &*before;
+    let whole = len / group * group;
+    for (g, o) in out[..whole].chunks_exact_mut(group).enumerate() {
+        let at = g * group;
+        let [x0, x1, x2, x3] = quarters(&a[at..at + group], w);
+        let [n0, n1, n2, n3] = quarters(&before[at + w..at + w + group], w);
+        let [o0, o1, o2, o3] = quarters_mut(o, w);
+        let (mut s0, mut s1, mut s2, mut s3) = (0.0, 0.0, 0.0, 0.0);
+        for p in (0..w).rev() {
+            s0 += x0[p];
+            s1 += x1[p];
+            s2 += x2[p];
+            s3 += x3[p];
+            o0[p] = (s0 + n0[p]) * scale;
+            o1[p] = (s1 + n1[p]) * scale;
+            o2[p] = (s2 + n2[p]) * scale;
+            o3[p] = (s3 + n3[p]) * scale;
         }
+    }
+    let mut at = whole;
+    while at < len {
+        let end = (at + w).min(a.len());
+        let mut acc = 0.0;
+        for t in (at..end).rev() {
+            acc += a[t];
+            if t < len {
+                out[t] = (acc + before[t + w]) * scale;
+            }
+        }
+        at += w;
     }
 }
 
 #[cfg(test)]
 mod tests {
 
-    /// The four-blocks-at-once scans give every entry exactly (bit for bit) what a walk of
-    /// its own block gives it, for groups of four blocks, leftover blocks and a short last one.
+    /// The four-blocks-at-once window sums give every entry exactly (bit for bit) what the
+    /// scans of its own block alone give it, for groups of four blocks, leftover blocks, a
+    /// short last block and outputs that end inside a block.
     #[test]
-    fn block_scans_match_one_block_at_a_time() {
+    fn block_window_sums_match_one_block_at_a_time() {
         // Values of very different sizes, so that a change in the order of additions shows.
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
@@ -1131,30 +1140,65 @@ mod tests {
             x ^= x << 17;
             (x >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((x % 40) as i32 - 20)
         };
+        let mut scratch = Vec::new();
         for w in [1, 2, 3, 17, 40, 99] {
-            for len in [0, 1, w, 4 * w, 4 * w + 1, 9 * w - 1, 13 * w + 5] {
-                let a: Vec<f64> = (0..len).map(|_| next()).collect();
-                let (mut suffix, mut before) = (vec![0.0; len], vec![0.0; len]);
-                super::block_scans(&a, w, &mut suffix, &mut before);
+            for len in [0, 1, w, 4 * w, 4 * w + 1, 8 * w - 1, 9 * w - 1, 13 * w + 5] {
+                let a: Vec<f64> = (0..len + w + 3).map(|_| next()).collect();
+                let scale = next();
+                let mut out = vec![f64::NAN; len];
+                super::window_sums_scaled(&a, w, &mut out, scale, &mut scratch);
+                // One block at a time: `before` by a forward walk, the suffix backward.
+                let a = &a[..len + w];
+                let mut before = vec![0.0; a.len()];
                 for (b, block) in a.chunks(w).enumerate() {
                     let mut acc = 0.0;
                     for (i, &v) in block.iter().enumerate() {
-                        assert_eq!(
-                            before[b * w + i].to_bits(),
-                            f64::to_bits(acc),
-                            "w {w} len {len}"
-                        );
+                        before[b * w + i] = acc;
                         acc += v;
                     }
+                }
+                for (b, block) in a.chunks(w).enumerate() {
                     let mut acc = 0.0;
                     for (i, &v) in block.iter().enumerate().rev() {
                         acc += v;
-                        assert_eq!(
-                            suffix[b * w + i].to_bits(),
-                            f64::to_bits(acc),
-                            "w {w} len {len}"
-                        );
+                        let t = b * w + i;
+                        if t < len {
+                            let want = (acc + before[t + w]) * scale;
+                            assert_eq!(out[t].to_bits(), want.to_bits(), "w {w} len {len} t {t}");
+                        }
                     }
+                }
+            }
+        }
+    }
+
+    /// Horner's scheme in place gives what `lead` followed by [`Dense::convolve_uniform`]
+    /// gives, bit for bit, for narrow and block widths.
+    #[test]
+    fn uniform_horner_matches_convolve_uniform() {
+        let mut h = super::UniformHorner::default();
+        for w in [1usize, 2, 5, 16, 17, 40] {
+            let scale = 1.0 / w as f64;
+            // No zero lead: `convolve_uniform` cuts zeros off the ends of its input first.
+            let leads = [0.25, 1e-300, 1e-30, 0.5, 0.125, 3.0];
+            h.start(0.75, w);
+            let mut want = vec![0.75];
+            for &lead in &leads {
+                h.step(lead, scale);
+                let t = Dense {
+                    offset: 0,
+                    p: want.clone(),
+                };
+                let conv = if w == 1 {
+                    want.iter().map(|&x| x * scale).collect()
+                } else {
+                    t.convolve_uniform(1, w as i64).p
+                };
+                want = core::iter::once(lead).chain(conv).collect();
+                let got = h.law();
+                assert_eq!(got.len(), want.len(), "w {w}");
+                for (g, e) in got.iter().zip(&want) {
+                    assert_eq!(g.to_bits(), e.to_bits(), "w {w}");
                 }
             }
         }

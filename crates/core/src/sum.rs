@@ -528,33 +528,28 @@ fn keep_uniform(n: u32, k: u32, w: u32, top: bool) -> Result<Dense, Error> {
     check_work("keep/drop", uniform_keep_work(n, k, w))?;
     let k_us = k as usize;
     let mut law = alloc::vec![0.0; (k * w) as usize + 1];
-    let mut scratch = crate::dist::WindowScratch::default();
-    let (mut t, mut next) = (Vec::new(), Vec::new());
+    let mut horner = crate::dist::UniformHorner::default();
     // P(j dice above v) for the v of the loop: binomial (n, (w − v)/w).
     for v in 1..=w {
         let above = binomial(n, f64::from(w - v) / wf);
-        let mut weights = alloc::vec![0.0; k_us];
-        for (j, slot) in weights.iter_mut().enumerate() {
-            // P(at least k − j of the n − j dice at or below v show v), given they are ≤ v.
-            let rest = binomial(n - j as u32, 1.0 / f64::from(v));
-            let at_least: f64 = rest[k_us - j..].iter().sum();
-            *slot = above[j] * at_least;
-        }
+        let at_least = at_least_tails(n, k, 1.0 / f64::from(v));
+        let weights: Vec<f64> = above.iter().zip(&at_least).map(|(a, t)| a * t).collect();
         let excess = w - v;
         // T = Σ_j weights[j]·U*ʲ by Horner, U uniform on 1..=excess (none above the top face).
-        t.clear();
-        t.push(weights[if excess > 0 { k_us - 1 } else { 0 }]);
+        horner.start(
+            weights[if excess > 0 { k_us - 1 } else { 0 }],
+            excess as usize,
+        );
         if excess > 0 {
             let scale = 1.0 / f64::from(excess);
             for &weight in weights[..k_us - 1].iter().rev() {
                 // weight + U ⊛ T, U on 1..=excess: the window sums give P(value i + 1) at
                 // i, so they follow the weight at 0.
-                scratch.lead_and_convolve_uniform(weight, &t, excess as usize, scale, &mut next);
-                core::mem::swap(&mut t, &mut next);
+                horner.step(weight, scale);
             }
         }
         let at = (k * v) as usize;
-        for (o, &q) in law[at..].iter_mut().zip(&t) {
+        for (o, &q) in law[at..].iter_mut().zip(horner.law()) {
             *o += q;
         }
     }
@@ -564,6 +559,39 @@ fn keep_uniform(n: u32, k: u32, w: u32, top: bool) -> Result<Dense, Error> {
         kept = kept.negate().shift(i64::from(k) * i64::from(w + 1));
     }
     Ok(kept)
+}
+
+/// `tails[j] = P(B_j ≥ k − j)` for `j < k`, with `B_j` binomial `(n − j, p)`, `0 < p ≤ 1`:
+/// of the `n − j` dice at or below a face, the chance that at least `k − j` show it.
+///
+/// With `b = n − k + 1` fixed, `tails[j]` is the regularized incomplete beta function
+/// `I_p(k − j, b)`, and `I_p(a, b) − I_p(a + 1, b) = C(a + b − 1, a)·pᵃ·(1 − p)ᵇ`, so
+/// `tails[j] = tails[j − 1] + (1 − p)·P(B_j = k − j)`: every step adds a non-negative term.
+/// `P(B_0 ≥ k)` and `P(B_0 = k)` come from one binomial law, and
+/// `P(B_j = k − j) = P(B_{j−1} = k − j + 1)·(k − j + 1)/((n − j + 1)·p)`: `k` binomial laws
+/// of about `n` terms each become one. The terms grow, then shrink (the ratio falls with
+/// `j`), so when the first is a normal number none is lost to underflow and each keeps a
+/// relative error of a few ulps per step; when it is not (`P(B_0 = k)` below about 1e-308),
+/// each tail is summed from its own binomial law instead.
+fn at_least_tails(n: u32, k: u32, p: f64) -> Vec<f64> {
+    let k_us = k as usize;
+    let first = binomial(n, p);
+    if p >= 1.0 || first[k_us] < f64::MIN_POSITIVE {
+        return (0..k)
+            .map(|j| binomial(n - j, p)[(k - j) as usize..].iter().sum())
+            .collect();
+    }
+    let q = 1.0 - p;
+    let mut tails = Vec::with_capacity(k_us);
+    let mut tail: f64 = first[k_us..].iter().sum();
+    let mut at = first[k_us];
+    tails.push(tail);
+    for j in 1..k {
+        at *= f64::from(k - j + 1) / (f64::from(n - j + 1) * p);
+        tail += q * at;
+        tails.push(tail.min(1.0));
+    }
+    tails
 }
 
 /// The window-sum entries of [`keep_uniform`] (about `Σ_v (w − v)·k²/2`), in budget units: one
@@ -889,6 +917,34 @@ impl Exact for VersusTarget {
 #[cfg(test)]
 mod keep_tests {
     use super::*;
+
+    /// The incomplete-beta recurrence gives each tail as summing its own binomial law does,
+    /// including where the first term underflows (the fallback) and at chance 1.
+    #[test]
+    fn at_least_tails_match_binomial_sums() {
+        for (n, k) in [
+            (2u32, 1u32),
+            (4, 3),
+            (20, 10),
+            (100, 50),
+            (100, 99),
+            (1000, 500),
+            (3000, 2900),
+        ] {
+            for p in [1.0, 0.5, 1.0 / 3.0, 0.1, 0.01, 1e-3] {
+                let fast = at_least_tails(n, k, p);
+                assert_eq!(fast.len(), k as usize);
+                for (j, &got) in fast.iter().enumerate() {
+                    let j = j as u32;
+                    let want: f64 = binomial(n - j, p)[(k - j) as usize..].iter().sum();
+                    assert!(
+                        (got - want).abs() <= 1e-12 * want || (got - want).abs() < 1e-300,
+                        "n {n} k {k} p {p} j {j}: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn uniform_keep_matches_the_multiset_program() {
