@@ -992,7 +992,7 @@ fn core_cost(term: &Term) -> f64 {
     };
     // dice-core raises a die's listing to the n-th power by squaring: `33 − leading zeros of
     // n` additions of listings (its `powering_steps`).
-    let log_n = f64::from(33 - p.count.leading_zeros());
+    let powering_steps = f64::from(33 - p.count.leading_zeros());
     // An exploding listing's length: the mean plus nine standard deviations (bounded
     // loosely: a die's whole value spread as `sides/(2(1 − p))`), plus one die's tail; dice-core
     // starts at a Chernoff bound, which these exceed a little.
@@ -1008,7 +1008,7 @@ fn core_cost(term: &Term) -> f64 {
                     sides / (2.0 * (1.0 - p_explode)),
                 )
                 .max(capped_len.unwrap_or(0.0));
-                TAILED_COST * len * len * 2.0 * log_n
+                TAILED_COST * len * len * 2.0 * powering_steps
             }
         }
         Fast::Sum(sum) => {
@@ -1031,7 +1031,7 @@ fn core_cost(term: &Term) -> f64 {
                 .as_ref()
                 .map_or(1.0, |c| c.count_in(p.lo, p.hi) as f64 / sides);
             let len = listing(passes / (1.0 - p_explode), 1.0 / (1.0 - p_explode)) + 20.0;
-            TAILED_COST * len * len * 2.0 * log_n
+            TAILED_COST * len * len * 2.0 * powering_steps
         }
         Fast::Count(_) => 10.0 * n + n * sides * levels,
         Fast::Streak(_) | Fast::None => 0.0,
