@@ -94,21 +94,31 @@ pub struct Expr {
     pub span: Span,
 }
 
-/// The nodes down the left operands of a chain of binary operators (`1+2-3+…`, a left-deep
-/// tree up to about 500 long within [`crate::MAX_INPUT_LEN`]), from `e` down, and the first
-/// node that is no binary operator. The walks over the tree loop over such a chain instead
-/// of recursing into each left operand, so that the stack grows only with the nesting of
-/// right operands, which the parser bounds ([`crate::MAX_DEPTH`]).
-fn left_spine(e: &Expr) -> (Vec<&Expr>, &Expr) {
+/// The nodes down a chain of left operands from `root`, top first, as long as `left` gives
+/// one, and the first node it gives none for. A chain of operators (`1+2-3+…`) is a
+/// left-deep tree up to about 500 long within [`crate::MAX_INPUT_LEN`]: every walk over a
+/// tree (the expression's, the compiled engines') loops over such a chain instead of
+/// recursing into each left operand, so that the stack grows only with the nesting of right
+/// operands, which the parser bounds ([`crate::MAX_DEPTH`]).
+pub(crate) fn left_chain<'a, T>(
+    root: &'a T,
+    left: impl Fn(&'a T) -> Option<&'a T>,
+) -> (Vec<&'a T>, &'a T) {
     let mut spine = Vec::new();
-    let mut leaf = e;
-    while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) | ExprKind::Versus(a, _) =
-        &leaf.kind
-    {
+    let mut leaf = root;
+    while let Some(next) = left(leaf) {
         spine.push(leaf);
-        leaf = a;
+        leaf = next;
     }
     (spine, leaf)
+}
+
+/// [`left_chain`] down binary operators, comparisons and `vs`.
+fn left_spine(e: &Expr) -> (Vec<&Expr>, &Expr) {
+    left_chain(e, |x| match &x.kind {
+        ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) | ExprKind::Versus(a, _) => Some(a),
+        _ => None,
+    })
 }
 
 impl Clone for Expr {
@@ -1483,12 +1493,7 @@ impl fmt::Display for Expr {
         // A chain whose left operands print bare (`1+2-3+…`, `((1 < 2) < 3)`) is printed in
         // a loop: the opening of each node from the top down, the first operand, then the
         // rest of each node from the bottom up.
-        let mut spine = Vec::new();
-        let mut leaf = self;
-        while let Some(a) = bare_left(leaf) {
-            spine.push(leaf);
-            leaf = a;
-        }
+        let (spine, leaf) = left_chain(self, bare_left);
         for e in &spine {
             if let ExprKind::Compare(..) = e.kind {
                 f.write_str("(")?;

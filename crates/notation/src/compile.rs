@@ -7,7 +7,7 @@ use dice_core::{Die, Explode, FaceSet, Keep, Pool, Streak, SuccessPool, Sum};
 
 use crate::ast::{
     BinOp, Cmp, ComputedDice, DiceTerm, DieKind, Expr, ExprKind, Func, GroupTerm, Matches,
-    Relation, Select, Sort, Span, StreakTerm, Unique,
+    Relation, Select, Sort, Span, StreakTerm, Unique, left_chain,
 };
 use crate::error::{ParseError, ParseErrorKind};
 use crate::{MAX_CONSTANT, MAX_DICE, MAX_ROLLED, MAX_VALUE};
@@ -63,12 +63,10 @@ impl Shortcut {
 /// A chain of operators is walked down its left operands in a loop (see
 /// [`Compiler::node`]).
 pub(crate) fn constant(node: &Node) -> Option<i64> {
-    let mut spine = Vec::new();
-    let mut leaf = node;
-    while let Op::Bin(_, a, _) = &leaf.op {
-        spine.push(leaf);
-        leaf = a;
-    }
+    let (mut spine, leaf) = left_chain(node, |n| match &n.op {
+        Op::Bin(_, a, _) => Some(a),
+        _ => None,
+    });
     let mut v = match &leaf.op {
         Op::Const(c) => *c,
         Op::Neg(x) => constant(x)?.checked_neg()?,
@@ -128,12 +126,7 @@ impl Clone for Node {
     /// A chain of operators is copied in a loop down its left operands (see
     /// [`Compiler::node`]).
     fn clone(&self) -> Self {
-        let mut spine = Vec::new();
-        let mut leaf = self;
-        while let Op::Bin(_, a, _) | Op::Compare(_, a, _) = &leaf.op {
-            spine.push(leaf);
-            leaf = a;
-        }
+        let (mut spine, leaf) = left_chain(self, Node::chained_left);
         let copy = |n: &Node, op: Op| Node {
             op,
             text: n.text.clone(),
@@ -152,6 +145,17 @@ impl Clone for Node {
             acc = copy(parent, op);
         }
         acc
+    }
+}
+
+impl Node {
+    /// The left operand of a binary operator or comparison, the links of a chain that the
+    /// walks over compiled nodes take in a loop ([`crate::ast::left_chain`]).
+    pub(crate) fn chained_left(&self) -> Option<&Node> {
+        match &self.op {
+            Op::Bin(_, a, _) | Op::Compare(_, a, _) => Some(a),
+            _ => None,
+        }
     }
 }
 
@@ -515,12 +519,10 @@ impl Compiler<'_> {
     /// right operands, which the parser bounds ([`crate::MAX_DEPTH`]). The order is the
     /// recursive one: left operand, right operand, node.
     pub(crate) fn node(&mut self, e: &Expr) -> Result<Node, ParseError> {
-        let mut spine = Vec::new();
-        let mut leaf = e;
-        while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) = &leaf.kind {
-            spine.push(leaf);
-            leaf = a;
-        }
+        let (mut spine, leaf) = left_chain(e, |x| match &x.kind {
+            ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) => Some(a),
+            _ => None,
+        });
         let mut acc = self.one_node(leaf)?;
         while let Some(parent) = spine.pop() {
             acc = self.chain_node(parent, acc)?;

@@ -344,12 +344,7 @@ pub(crate) fn node_law(
     plan: &Plan,
     b: &mut Budget,
 ) -> Result<Dist<i64>, NotationError> {
-    let mut spine = Vec::new();
-    let mut leaf = node;
-    while let Op::Bin(_, x, _) | Op::Compare(_, x, _) = &leaf.op {
-        spine.push(leaf);
-        leaf = x;
-    }
+    let (mut spine, leaf) = crate::ast::left_chain(node, Node::chained_left);
     let mut d = one_law(leaf, plan, b)?;
     while let Some(parent) = spine.pop() {
         d = chain_law_of(parent, d, plan, b)?;

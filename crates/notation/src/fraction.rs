@@ -187,12 +187,7 @@ pub(crate) struct FGroup {
 impl Clone for FNode {
     /// A chain of operators is copied in a loop down its left operands (see [`fnode`]).
     fn clone(&self) -> Self {
-        let mut spine = Vec::new();
-        let mut leaf = self;
-        while let FOp::Bin(_, a, _) | FOp::Compare(_, a, _) = &leaf.op {
-            spine.push(leaf);
-            leaf = a;
-        }
+        let (mut spine, leaf) = crate::ast::left_chain(self, FNode::chained_left);
         let copy = |n: &FNode, op: FOp| FNode {
             op,
             text: n.text.clone(),
@@ -217,6 +212,15 @@ impl Clone for FNode {
 }
 
 impl FNode {
+    /// The left operand of a binary operator or comparison, the links of a chain that the
+    /// walks over fraction nodes take in a loop ([`crate::ast::left_chain`]).
+    pub(crate) fn chained_left(&self) -> Option<&FNode> {
+        match &self.op {
+            FOp::Bin(_, a, _) | FOp::Compare(_, a, _) => Some(a),
+            _ => None,
+        }
+    }
+
     /// The value, when the node rolls nothing.
     pub(crate) fn constant(&self) -> Option<Rational> {
         match &self.op {
@@ -304,15 +308,10 @@ fn is_division(op: BinOp) -> bool {
 /// operand, node, as in recursion), so that the stack grows only with the nesting of right
 /// operands.
 fn fnode(c: &mut Compiler<'_>, e: &Expr) -> Result<FNode, ParseError> {
-    let mut spine = Vec::new();
-    let mut leaf = e;
-    while let ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) = &leaf.kind {
-        if !holds_fraction(leaf) {
-            break;
-        }
-        spine.push(leaf);
-        leaf = a;
-    }
+    let (mut spine, leaf) = crate::ast::left_chain(e, |x| match &x.kind {
+        ExprKind::Binary(_, a, _) | ExprKind::Compare(_, a, _) if holds_fraction(x) => Some(a),
+        _ => None,
+    });
     let mut acc = one_fnode(c, leaf)?;
     while let Some(parent) = spine.pop() {
         acc = chain_fnode(c, parent, acc)?;

@@ -117,12 +117,7 @@ fn item_by_item(g: &FGroup) -> bool {
 /// combined back up, left operand first as in recursion, so that the stack grows only with
 /// the nesting of right operands.
 fn law(node: &FNode, plan: &Plan, b: &mut Budget) -> Result<Dist<Rational>, NotationError> {
-    let mut spine = Vec::new();
-    let mut leaf = node;
-    while let FOp::Bin(_, x, _) | FOp::Compare(_, x, _) = &leaf.op {
-        spine.push(leaf);
-        leaf = x;
-    }
+    let (mut spine, leaf) = crate::ast::left_chain(node, FNode::chained_left);
     let mut d = one_law(leaf, plan, b)?;
     while let Some(parent) = spine.pop() {
         d = chain_law(parent, d, plan, b)?;

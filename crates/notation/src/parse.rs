@@ -524,12 +524,10 @@ enum Ctx {
 /// (`1/2/3/…`, a left-deep tree up to about 500 long) is walked down its left operands in a
 /// loop, so that the stack grows only with the nesting of right operands.
 fn constant_value(e: &Expr) -> Option<i128> {
-    let mut spine = Vec::new();
-    let mut leaf = e;
-    while let ExprKind::Binary(_, a, _) = &leaf.kind {
-        spine.push(leaf);
-        leaf = a;
-    }
+    let (mut spine, leaf) = crate::ast::left_chain(e, |x| match &x.kind {
+        ExprKind::Binary(_, a, _) => Some(a),
+        _ => None,
+    });
     let mut x = match &leaf.kind {
         ExprKind::Number(n) => (*n).into(),
         ExprKind::Neg(x) => -constant_value(x)?,
