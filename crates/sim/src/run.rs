@@ -231,7 +231,7 @@ impl Simulation {
         M: Roll + Sync + ?Sized,
         M::Outcome: Send + 'static,
     {
-        self.run_with_progress(mechanic, |_| ControlFlow::Continue(()))
+        self.run_batch(&PerTrial(mechanic))
     }
 
     /// As [`Simulation::run`], calling `progress` after every round of chunks; returning
@@ -276,7 +276,14 @@ impl Simulation {
     /// # Ok::<(), dice_sim::SimError>(())
     /// ```
     pub fn run_batch<B: Batch + ?Sized>(&self, batch: &B) -> Estimates<B::Outcome> {
-        self.run_batch_with_progress(batch, |_| ControlFlow::Continue(()))
+        if self.precision.is_some() {
+            return self.run_batch_with_progress(batch, |_| ControlFlow::Continue(()));
+        }
+        // With nothing to report and no stopping test, every chunk in one round: the
+        // threads meet once at the end instead of once a round (the same histogram, since
+        // it is the sum of the chunks' whatever the rounds are).
+        let total = self.run_batch_chunks(batch, 0..self.chunks());
+        Estimates::from_histogram(total, self.confidence)
     }
 
     /// As [`Simulation::run_batch`], with progress and cancel as in
@@ -664,6 +671,12 @@ mod tests {
                 ControlFlow::Continue(())
             });
             assert_eq!(r.histogram(), &whole, "{threads} threads");
+            // Without progress, every chunk in one round: the same histogram.
+            assert_eq!(
+                s.run(&m).histogram(),
+                &whole,
+                "{threads} threads, one round"
+            );
             assert!(!r.cancelled());
             assert_eq!(calls.first(), Some(&(per_round * 1_000)));
             assert_eq!(calls.last(), Some(&300_000));
