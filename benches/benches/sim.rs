@@ -112,10 +112,17 @@ fn sim(c: &mut Criterion) {
         &ExplodingCount::new(10, 10, |f| f >= 8, |f| f == 10, DEFAULT_EXPLOSION_CAP)
             .expect("valid"),
     );
+    // One chance in two: ten coins, one group of 1,024 entries, six trials a draw.
     bench_batch(
         c,
         "10d10_le5",
         &TableRoll::count(10, 10, |f| f <= 5).expect("valid"),
+    );
+    // Three chances in ten, which do not reduce: two groups of 5 dice, one trial a draw.
+    bench_batch(
+        c,
+        "10d10_ge8",
+        &TableRoll::count(10, 10, |f| f >= 8).expect("valid"),
     );
     let ten_d10 = SuccessPool::new(
         Pool::new(10, Die::D10).expect("valid"),

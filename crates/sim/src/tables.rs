@@ -71,11 +71,12 @@ impl Uniform {
         // most one draw in 64 is rejected: packing one index more can leave a span just
         // below 2⁶⁴ that rejects up to half the draws (`1296⁶` rejects 23%), each a
         // mispredicted branch and a draw thrown away. A radix too large for even one index
-        // under that bound still gets one.
+        // under that bound still gets one. A power of two is never rejected (its span
+        // divides 2⁶⁴), so it packs while the span fits.
         while per_draw < BUF {
             match span
                 .checked_mul(radix)
-                .filter(|&s| s <= u64::MAX >> MAX_REJECT_SHIFT)
+                .filter(|&s| s <= u64::MAX >> MAX_REJECT_SHIFT || radix.is_power_of_two())
             {
                 Some(s) => {
                     span = s;
@@ -249,7 +250,7 @@ fn table_error(reason: impl Into<String>) -> SimError {
 /// A mechanic whose outcome is `offset + Σ value(group)` over `groups` groups of identical
 /// dice, each group's value read from a table of all its equally likely face combinations:
 /// a keep-highest roll as one group (`4d6kh3`: 1,296 entries, 6 trials per 64-bit draw), a
-/// success count split into groups (`10d10 ≤ 5`: two groups of 5 dice, 100,000 entries).
+/// success count split into groups (`10d10 ≥ 8`: two groups of 5 dice, 100,000 entries).
 ///
 /// ```
 /// use dice_core::{Comparison, Die, Exact, Pool, SuccessPool};
@@ -420,10 +421,14 @@ impl TableRoll {
     }
 
     /// The number of `dice` dice of `sides` faces whose face passes `success`, in groups as
-    /// large as fit a table of about 131,072 entries (`10d10`: two groups of 5).
+    /// large as fit a table of about 131,072 entries. Only the share of passing faces
+    /// matters, so it is reduced first: `10d10 ≤ 5` is ten coins (one group, 1,024 entries,
+    /// six trials a 64-bit draw), `10d10 ≥ 8` two groups of 5 dice (100,000 entries).
     ///
     /// ```
-    /// let t = dice_sim::TableRoll::count(10, 10, |f| f <= 5)?;
+    /// let coins = dice_sim::TableRoll::count(10, 10, |f| f <= 5)?;
+    /// assert_eq!(coins.entries(), 1_024);
+    /// let t = dice_sim::TableRoll::count(10, 10, |f| f >= 8)?;
     /// assert_eq!(t.entries(), 100_000);
     /// # Ok::<(), dice_sim::SimError>(())
     /// ```
@@ -440,9 +445,25 @@ impl TableRoll {
                 "needs dice of at least 2 sides and at least one die",
             ));
         }
-        let g = group_size(sides, dice);
-        TableRoll::new(sides, g, dice / g, 0, |faces| {
-            faces.iter().filter(|&&f| success(f)).count() as u16
+        // Only whether a die passes counts, so a die is `passing` chances in `sides`; with
+        // the fraction reduced, it is a smaller die of `chances` passing faces in `faces`
+        // (`d10 ≤ 5`: one in two). The count's law is the same, the groups larger and the
+        // table smaller (`10d10 ≤ 5`: one group of ten coins, 1,024 entries).
+        let passing = (1..=sides).filter(|&f| success(f)).count();
+        let common = gcd(passing, sides as usize);
+        let (mut faces, mut chances) = (sides as usize / common, passing / common);
+        if faces < 2 {
+            // Every face passes or none does (1 in 1, 0 in 1): the same as 2 in 2 or 0 in 2.
+            faces = 2;
+            chances *= 2;
+        }
+        let faces = faces as u32;
+        let g = group_size(faces, dice);
+        TableRoll::new(faces, g, dice / g, 0, |combination| {
+            combination
+                .iter()
+                .filter(|&&f| f as usize <= chances)
+                .count() as u16
         })
     }
 
@@ -1035,6 +1056,14 @@ mod tests {
         }
         // A radix over 2^58 still gets one index a draw.
         assert_eq!(Uniform::new(1 << 60).per_draw, 1);
+        // A power of two divides 2^64: never rejected, so it packs while the span fits.
+        for (radix, per_draw) in [(2u64, 63usize), (64, 10), (1_024, 6), (1 << 17, 3)] {
+            let u = Uniform::new(radix);
+            assert_eq!(u.per_draw, per_draw, "radix {radix}");
+            assert_eq!(u.reject, 0, "radix {radix}");
+            let span = u128::from(radix).pow(per_draw as u32);
+            assert!(span < 1 << 64 && span * u128::from(radix) >= 1 << 64);
+        }
         // Whole trials: 3 indices of 100,000 a draw, cut to 2 for trials of 2 groups.
         let u = Uniform::new(100_000).whole_trials(2);
         assert_eq!(u.per_draw, 2);
@@ -1100,12 +1129,12 @@ mod tests {
 
     #[test]
     fn rejected_words_are_taken_back_exactly() {
-        // 4d6kh3 (one group a trial, 5 a word) and 10d10 <= 5 (two groups of 5 dice a trial,
+        // 4d6kh3 (one group a trial, 5 a word) and 10d10 >= 8 (two groups of 5 dice a trial,
         // one trial a word). A word 0 is always rejected (its final low word is 0 < `reject`):
         // here in both halves of a pair, alone, and as the last, partly used word.
         let tables = [
             TableRoll::keep_highest(4, 6, 3).unwrap(),
-            TableRoll::count(10, 10, |f| f <= 5).unwrap(),
+            TableRoll::count(10, 10, |f| f >= 8).unwrap(),
         ];
         for table in &tables {
             assert!(table.uniform.reject > 1);

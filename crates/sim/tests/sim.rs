@@ -433,7 +433,7 @@ fn histograms_are_the_plain_counts_of_the_chunk_streams() {
 // ------------------------------------------------------------------ table samplers
 
 /// Chi-square tests made below, for the Bonferroni split of the family's significance.
-const TABLE_CHECKS: f64 = 11.0;
+const TABLE_CHECKS: f64 = 12.0;
 
 fn fits_batch<B>(what: &str, b: &B, law: &dice_core::Dist<B::Outcome>, seed: u64, trials: u64)
 where
@@ -481,10 +481,17 @@ fn table_samplers_draw_the_exact_law_of_the_plain_roll() {
         .unwrap();
     fits_batch("4d6kh3 table", &stat, &law, 1, 200_000);
     fits_rolls("4d6kh3 table, one roll at a time", &stat, &law, 2);
-    // 10d10 <= 5: two groups of 5 dice, groups straddling draws (3 groups a draw).
+    // 10d10 <= 5: one chance in two, so ten coins, one group of 1,024 entries.
     let count = TableRoll::count(10, 10, |f| f <= 5).unwrap();
     let law = ten_d10().distribution().unwrap().map(|&s| i64::from(s));
     fits_batch("10d10<=5 table", &count, &law, 3, 100_000);
+    // 10d10 >= 8: two groups of 5 dice a trial, one trial a draw.
+    let count = TableRoll::count(10, 10, |f| f >= 8).unwrap();
+    let law = SuccessPool::new(Pool::new(10, Die::D10).unwrap(), Comparison::AtLeast(8))
+        .distribution()
+        .unwrap()
+        .map(|&s| i64::from(s));
+    fits_batch("10d10>=8 table", &count, &law, 9, 100_000);
     // 7d6 >= 5: seven groups of one die (7 is prime), 24 indices a draw.
     let seven = TableRoll::count(7, 6, |f| f >= 5).unwrap();
     let law = SuccessPool::new(Pool::new(7, Die::D6).unwrap(), Comparison::AtLeast(5))
@@ -515,6 +522,65 @@ fn table_samplers_draw_the_exact_law_of_the_plain_roll() {
     let fast = ExplodingCount::new(3, 4, |f| f == 4, |f| f >= 3, 2).unwrap();
     fits_batch("3d4!>=3 cap 2, ==4", &fast, &law, 7, 50_000);
     fits_rolls("3d4!>=3 cap 2, one roll at a time", &fast, &law, 8);
+}
+
+/// A success count's table sampler reduces the share of passing faces (`d10 ≤ 5` is a
+/// coin, `d12 ∈ {3, 6, 9, 12}` a d3) and picks its groups by the reduced die: over the whole
+/// range of die sizes (2 to 1,000 sides, powers of two and not), shares (none, some, all,
+/// scattered faces) and pool sizes (1 to 40 dice, prime and not), the rolled counts fit the
+/// exact law of the plain success pool.
+#[test]
+fn success_count_tables_draw_the_exact_law_across_sides_shares_and_pools() {
+    use dice_core::FaceSet;
+    use dice_sim::TableRoll;
+    let cases: Vec<(u32, u32, Comparison)> = vec![
+        (1, 2, Comparison::AtLeast(2)),
+        (40, 2, Comparison::AtMost(1)),
+        (7, 3, Comparison::AtLeast(2)),
+        (12, 6, Comparison::AtLeast(4)),
+        (6, 6, Comparison::AtLeast(7)),
+        (5, 6, Comparison::AtLeast(1)),
+        (13, 10, Comparison::AtMost(5)),
+        (
+            9,
+            12,
+            Comparison::OneOf(FaceSet::new([3, 6, 9, 12]).unwrap()),
+        ),
+        (17, 20, Comparison::AtLeast(16)),
+        (3, 20, Comparison::Exactly(20)),
+        (31, 64, Comparison::AtMost(48)),
+        (4, 100, Comparison::AtMost(50)),
+        (11, 100, Comparison::AtLeast(37)),
+        (6, 128, Comparison::AtLeast(65)),
+        (2, 129, Comparison::AtMost(43)),
+        (5, 1000, Comparison::AtLeast(751)),
+        (
+            3,
+            1000,
+            Comparison::OneOf(FaceSet::new((1..=125).step_by(5)).unwrap()),
+        ),
+        (7, 1000, Comparison::AtMost(999)),
+    ];
+    let checks = cases.len() as f64;
+    for (i, (dice, sides, on)) in cases.into_iter().enumerate() {
+        let what = format!("{dice}d{sides} {on:?} table");
+        let die = Die::new(sides).unwrap();
+        let pool = SuccessPool::new(Pool::new(dice, die).unwrap(), on);
+        let law = pool.distribution().unwrap().map(|&s| i64::from(s));
+        let table = TableRoll::count(dice, sides, |f| on.test(i64::from(f))).unwrap();
+        assert!(
+            table.entries() <= 1 << 17,
+            "{what}: {} entries",
+            table.entries()
+        );
+        let r = Simulation::new(100 + i as u64, 20_000)
+            .unwrap()
+            .chunk_size(3_001)
+            .unwrap()
+            .run_batch(&table);
+        let seen = r.histogram().sorted().into_iter().collect();
+        dice_testkit::assert_fits(&what, &law, &seen, dice_testkit::FAMILY_ALPHA / checks, 60);
+    }
 }
 
 #[test]
