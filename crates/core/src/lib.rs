@@ -104,9 +104,9 @@ pub use opposed::{
     unblocked_by_counts,
 };
 pub use pool::{
-    DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode, ExplodeMode, MAX_DICE,
-    MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart, UNCAPPED_CUT_MASS,
-    uncapped_roll_cap,
+    CAPPED_LISTING_TOLERANCE, DEFAULT_EXPLOSION_CAP, DEFAULT_TAIL_TOLERANCE, DiceRolled, Explode,
+    ExplodeMode, MAX_DICE, MAX_EXPLOSION_CAP, MAX_MODIFIER, MAX_ROLLED_DICE, Pool, PoolPart,
+    UNCAPPED_CUT_MASS, WHOLE_LISTING_MAX, uncapped_roll_cap,
 };
 pub use record::{DieFlags, DieRoll, RollRecord, Source};
 pub use roll_off::{MAX_ROLL_OFF_ORDERS, RollOffError, fair_roll_off_orders, rank_with_roll_offs};

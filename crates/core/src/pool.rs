@@ -714,7 +714,30 @@ pub const DEFAULT_TAIL_TOLERANCE: f64 = 1e-15;
 
 /// How far a capped explosion whose cap lies beyond f64's range is listed: its survival
 /// `P(value > x)` is then below every probability a `Dist` can tell from zero next to 1.
-pub(crate) const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
+/// (A sum of such dice is listed whole instead when that is at most [`WHOLE_LISTING_MAX`]
+/// entries.) Cost estimates of such laws (dice-notation's) start from it.
+///
+/// ```
+/// use dice_core::{CAPPED_LISTING_TOLERANCE, Comparison, Die, Exact, Explode, Keep, Pool, Sum};
+/// // 2d50, each exploding on 50 at most 700 times: 70,100 values in all, more than
+/// // WHOLE_LISTING_MAX, and 50⁻⁷⁰⁰ is far below f64's range, so the sum is listed only
+/// // until what is left weighs below the tolerance.
+/// let explode = Explode::new(Comparison::Exactly(50)).with_cap(700)?;
+/// let pool = Pool::new(2, Die::new(50)?)?.exploding(explode)?;
+/// let law = Sum::new(pool, Keep::All, 0)?.distribution()?;
+/// assert!(law.len() < 70_100 && law.tail() <= CAPPED_LISTING_TOLERANCE);
+/// # Ok::<(), dice_core::Error>(())
+/// ```
+pub const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
+
+/// The longest sum of capped explosions listed whole (every value up to every die's cap)
+/// rather than up to [`CAPPED_LISTING_TOLERANCE`].
+///
+/// ```
+/// // 3d6 exploding at most twice each: 3 · 6 · 3 = 54 values at most, listed whole.
+/// assert!(54 <= dice_core::WHOLE_LISTING_MAX);
+/// ```
+pub const WHOLE_LISTING_MAX: usize = 1 << 16;
 
 /// `x` to the power `n` by squaring (no `std` needed).
 pub(crate) fn powu(mut x: f64, mut n: u64) -> f64 {

@@ -397,7 +397,9 @@ impl fmt::Display for VersusTarget {
 
 use crate::Exact;
 use crate::dist::{Dense, Dist, Tailed, binomial};
-use crate::pool::{CAPPED_LISTING_TOLERANCE, DEFAULT_TAIL_TOLERANCE, check_work, powu};
+use crate::pool::{
+    CAPPED_LISTING_TOLERANCE, DEFAULT_TAIL_TOLERANCE, WHOLE_LISTING_MAX, check_work, powu,
+};
 
 /// The law of `Σ score(v)` over the `k` dice kept of `n` independent dice, where
 /// `ordered` lists each value's probability and score in the order keep/drop takes the
@@ -797,7 +799,7 @@ impl Sum {
         if let Some(l) = self.pool.exploding_total_len(goal) {
             len = l.clamp(16, 1 << 22);
         }
-        if finite && full_len <= 1 << 16 {
+        if finite && full_len <= WHOLE_LISTING_MAX {
             len = full_len;
         }
         loop {

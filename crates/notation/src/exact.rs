@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use dice_core::{Dist, Exact, Keep, Sum, Versus, VersusTarget};
+use dice_core::{
+    CAPPED_LISTING_TOLERANCE, Dist, Exact, Keep, Sum, Versus, VersusTarget, WHOLE_LISTING_MAX,
+};
 
 use crate::ast::{BinOp, Func};
 use crate::compile::{
@@ -1033,11 +1035,6 @@ fn core_cost(term: &Term) -> f64 {
     }
 }
 
-/// How far dice-core lists a capped explosion whose cap matters at f64 precision (its
-/// `CAPPED_LISTING_TOLERANCE`): a finite law, listed until what is left weighs below this, not
-/// below [`TOLERANCE`].
-const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
-
 /// The length of dice-core's listing of a sum of `n` dice of `sides` faces that explode with
 /// chance `pe`, at most `cap` times each, when the cap matters (a finite law): the whole law
 /// when it is at most 2¹⁶ long, else up to where what is left weighs below
@@ -1048,7 +1045,7 @@ const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
 /// dice-core's work, and took 5.5 s.
 fn capped_sum_len(n: f64, sides: f64, pe: f64, cap: f64) -> f64 {
     let whole = n * sides * (cap + 1.0);
-    if whole <= 65_536.0 || pe >= 1.0 {
+    if whole <= WHOLE_LISTING_MAX as f64 || pe >= 1.0 {
         return whole;
     }
     let goal = CAPPED_LISTING_TOLERANCE.ln();
@@ -1777,6 +1774,35 @@ fn streak_law(s: &StreakSpec) -> (Law, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `capped_sum_len` takes dice-core's listing rule (its `WHOLE_LISTING_MAX` and
+    /// `CAPPED_LISTING_TOLERANCE`): on both sides of the whole-listing switch its count is
+    /// within a factor of two of the entries dice-core's law lists (a cost estimate: the
+    /// listing itself starts from a Chernoff bound and may run a little past this one).
+    #[test]
+    fn capped_sum_len_covers_dice_cores_listing() {
+        use dice_core::{Comparison, Die, Explode, Pool};
+        for (n, sides, cap) in [(3u32, 6u32, 2u32), (5, 10, 50), (2, 50, 700), (3, 30, 800)] {
+            let explode = Explode::new(Comparison::Exactly(sides as i32))
+                .with_cap(cap)
+                .unwrap();
+            let pool = Pool::new(n, Die::new(sides).unwrap())
+                .unwrap()
+                .exploding(explode)
+                .unwrap();
+            let listed = Sum::new(pool, Keep::All, 0)
+                .unwrap()
+                .distribution()
+                .unwrap()
+                .len() as f64;
+            let (nf, sf) = (f64::from(n), f64::from(sides));
+            let estimate = capped_sum_len(nf, sf, 1.0 / sf, f64::from(cap));
+            assert!(
+                estimate >= listed / 2.0 && estimate <= 2.0 * listed + sf,
+                "{n}d{sides}! cap {cap}: estimated {estimate}, dice-core lists {listed}"
+            );
+        }
+    }
 
     #[test]
     fn keep_law_of_two_dice_is_the_max() {
