@@ -1525,7 +1525,7 @@ impl fmt::Display for Expr {
 
 /// The left operand of `e` when `e` prints as that operand written bare, then the rest:
 /// an infix operator (`+ - * / %`), a comparison (after its `(`) or `vs`.
-fn bare_left(e: &Expr) -> Option<&Expr> {
+pub(crate) fn bare_left(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         ExprKind::Binary(
             op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod),

@@ -6,8 +6,7 @@ use std::str::FromStr;
 use dice_core::{Dist, Exact, Roll};
 use rand::Rng;
 
-use crate::MAX_INPUT_LEN;
-use crate::ast::{DieKind, Expr, ExprKind};
+use crate::ast::{DieKind, Expr, ExprKind, bare_left};
 use crate::compile::{Plan, compile};
 use crate::dialect::Dialect;
 use crate::error::{NotationError, ParseError, ParseErrorKind};
@@ -16,6 +15,7 @@ use crate::roll::{
     ListFaces, ListProblem, ListRoller, Outcome, RngRoller, RollResult, Roller, roll_outcome,
     roll_plan,
 };
+use crate::{MAX_DEPTH, MAX_INPUT_LEN};
 
 /// A dice expression, ready to roll and to ask for its exact odds.
 ///
@@ -119,8 +119,11 @@ impl Expression {
     ///
     /// # Errors
     /// As [`Expression::parse`]; [`ParseErrorKind::TooDeep`](crate::ParseErrorKind::TooDeep)
-    /// for a tree more than [`crate::MAX_INPUT_LEN`] levels deep (no text that long can hold
-    /// it).
+    /// for a tree nested deeper than any text the parser takes can be, found before the tree
+    /// is printed: more than [`crate::MAX_DEPTH`] signs one inside another, or more than
+    /// `MAX_INPUT_LEN / 2 + MAX_DEPTH` levels that print one inside another (each level but
+    /// a sign adds at least two characters around the one inside it). So printing, which
+    /// recurses once per such level, stays as shallow as for parsed text.
     ///
     /// ```
     /// use dice_notation::{DiceTerm, DieKind, Expr, Expression};
@@ -130,28 +133,43 @@ impl Expression {
     /// # Ok::<(), dice_notation::ParseError>(())
     /// ```
     pub fn from_expr(expr: Expr) -> Result<Expression, ParseError> {
-        // Printing is recursive: refuse trees too deep for any input before printing them.
-        let mut stack = vec![(&expr, 1usize)];
-        while let Some((e, depth)) = stack.pop() {
-            if depth > MAX_INPUT_LEN {
-                return Err(ParseError::new(
-                    ParseErrorKind::TooDeep { max: MAX_INPUT_LEN },
-                    e.span,
-                    "",
-                ));
+        // Printing recurses once per level of nesting (the left operands of a chain print
+        // in a loop): refuse a tree nested deeper than any accepted text can be before
+        // printing it. Each level but a sign adds at least two characters around the one
+        // inside it (an operand and an operator, parentheses, a call's name and brackets),
+        // and the parser takes at most MAX_DEPTH signs one inside another.
+        let max_levels = MAX_INPUT_LEN / 2 + MAX_DEPTH;
+        let too_deep = |e: &Expr, max: usize| {
+            Err(ParseError::new(ParseErrorKind::TooDeep { max }, e.span, ""))
+        };
+        // (node, levels it prints inside, signs it prints inside)
+        let mut stack = vec![(&expr, 0usize, 0usize)];
+        while let Some((e, levels, signs)) = stack.pop() {
+            if signs > MAX_DEPTH {
+                return too_deep(e, MAX_DEPTH);
             }
+            if levels > max_levels {
+                return too_deep(e, max_levels);
+            }
+            let inner = levels + 1;
             match &e.kind {
-                ExprKind::Neg(x) => stack.push((x, depth + 1)),
+                ExprKind::Neg(x) => stack.push((x, inner, signs + 1)),
                 ExprKind::Binary(_, a, b) | ExprKind::Versus(a, b) | ExprKind::Compare(_, a, b) => {
-                    stack.push((a, depth + 1));
-                    stack.push((b, depth + 1));
+                    // A chain's left operand prints at the chain's own level.
+                    let left = if bare_left(e).is_some() {
+                        levels
+                    } else {
+                        inner
+                    };
+                    stack.push((a, left, signs));
+                    stack.push((b, inner, signs));
                 }
-                ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, depth + 1))),
-                ExprKind::Group(g) => stack.extend(g.items.iter().map(|a| (a, depth + 1))),
+                ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, inner, signs))),
+                ExprKind::Group(g) => stack.extend(g.items.iter().map(|a| (a, inner, signs))),
                 ExprKind::Computed(c) => {
-                    stack.push((&c.count, depth + 1));
-                    stack.extend(c.sides.iter().map(|s| (&**s, depth + 1)));
-                    stack.extend(c.target.iter().map(|s| (&**s, depth + 1)));
+                    stack.push((&c.count, inner, signs));
+                    stack.extend(c.sides.iter().map(|s| (&**s, inner, signs)));
+                    stack.extend(c.target.iter().map(|s| (&**s, inner, signs)));
                 }
                 ExprKind::Number(_) | ExprKind::Dice(_) | ExprKind::Streak(_) => {}
             }

@@ -232,12 +232,43 @@ fn nested_comparisons_are_refused_from_trees() {
 
 #[test]
 fn trees_deeper_than_any_input_are_refused() {
-    let mut e = Expr::number(1);
-    for _ in 0..2000 {
-        e = Expr::negative(e);
+    use dice_notation::{MAX_DEPTH, MAX_INPUT_LEN};
+    let negations = |n: usize| (0..n).fold(Expr::number(1), |e, _| Expr::negative(e));
+    let right_sums = |n: usize| {
+        (0..n).fold(Expr::number(1), |e, _| {
+            Expr::binary(BinOp::Add, Expr::number(1), e)
+        })
+    };
+    // As many signs one inside another as the parser takes, and one more.
+    assert!(Expression::from_expr(negations(MAX_DEPTH)).is_ok());
+    for n in [MAX_DEPTH + 1, 2000] {
+        let err = Expression::from_expr(negations(n)).unwrap_err();
+        assert!(
+            matches!(err.kind(), ParseErrorKind::TooDeep { max } if *max == MAX_DEPTH),
+            "{n} signs: {err}"
+        );
     }
-    let err = Expression::from_expr(e).unwrap_err();
-    assert!(matches!(err.kind(), ParseErrorKind::TooDeep { max: 1000 }));
+    // Levels that print one inside another: refused before printing past the bound, by the
+    // parser (too deep or too long) below it.
+    let levels = MAX_INPUT_LEN / 2 + MAX_DEPTH;
+    assert!(Expression::from_expr(right_sums(levels)).is_err());
+    for n in [levels + 1, 5000] {
+        let err = Expression::from_expr(right_sums(n)).unwrap_err();
+        assert!(
+            matches!(err.kind(), ParseErrorKind::TooDeep { max } if *max == levels),
+            "{n} levels: {err}"
+        );
+    }
+    // A chain's left operands print in a loop: a 600-long left chain is not refused for
+    // depth (the parser then reads its canonical form, too long for an input).
+    let chain = (0..600).fold(Expr::number(1), |e, _| {
+        Expr::binary(BinOp::Add, e, Expr::number(1))
+    });
+    let err = Expression::from_expr(chain).unwrap_err();
+    assert!(
+        !matches!(err.kind(), ParseErrorKind::TooDeep { .. }),
+        "{err}"
+    );
 }
 
 /// A coin with modifiers prints them right after its `C` (`1dCr2!2>=1`): that form must read

@@ -121,6 +121,11 @@ fn run(name: &str, dialect: Dialect, input: &str) {
         Ok(back) => assert_eq!(back, e, "{name}"),
         Err(err) => assert!(name == "d20_cmp", "{name}: {err}"),
     }
+    // Built by hand, the same tree passes `from_expr`'s depth checks and reads back.
+    match Expression::from_expr(e.expr().clone()) {
+        Ok(back) => assert_eq!(back, e, "{name}"),
+        Err(err) => assert!(name == "d20_cmp", "{name}: {err}"),
+    }
     let copy = e.clone();
     assert_eq!(copy, e, "{name}");
     assert_eq!(copy.to_string(), text, "{name}");
@@ -171,4 +176,40 @@ fn exponents_count_as_nesting() {
     assert!(Expression::parse(&mixed).is_ok());
     let mixed = "(".repeat(16) + &"-".repeat(8) + &"1**".repeat(9) + "1" + &")".repeat(16);
     assert!(Expression::parse(&mixed).is_err());
+}
+
+/// A tree built by hand can be deeper than any text the parser takes: `Expression::from_expr`
+/// measures it without recursion and refuses it before printing it (which recurses once per
+/// level), on the small stack, dropping the tree included. (Printing, cloning or comparing
+/// such a tree yourself recurses once per level of nesting, as for any tree of boxes.)
+#[test]
+fn hand_built_trees_deeper_than_text_are_refused_on_a_small_stack() {
+    use dice_notation::{BinOp, Expr, ParseErrorKind};
+    let negations = |n: usize| (0..n).fold(Expr::number(1), |e, _| Expr::negative(e));
+    let right_sums = |n: usize| {
+        (0..n).fold(Expr::number(1), |e, _| {
+            Expr::binary(BinOp::Add, Expr::number(1), e)
+        })
+    };
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            // The deepest a tree can print before it is refused (then by the parser).
+            let levels = MAX_INPUT_LEN / 2 + MAX_DEPTH;
+            for (name, tree) in [
+                ("negations", negations(MAX_INPUT_LEN - 1)),
+                ("right sums", right_sums(MAX_INPUT_LEN - 1)),
+                ("right sums, printed", right_sums(levels)),
+            ] {
+                let err = Expression::from_expr(tree).unwrap_err();
+                assert!(
+                    name.ends_with("printed")
+                        || matches!(err.kind(), ParseErrorKind::TooDeep { .. }),
+                    "{name}: {err}"
+                );
+            }
+        })
+        .expect("a thread")
+        .join()
+        .expect("every tree was refused");
 }
