@@ -734,6 +734,10 @@ fn blocking_from_threshold(
                     let m = y + j;
                     let r = (off[y] + j) * nd1;
                     let src = &cur[r + j..r + nd1];
+                    // Rows not reached yet (most of them at the first faces) add nothing.
+                    if src.iter().all(|&w| w == 0.0) {
+                        continue;
+                    }
                     for (c, &(lo, hi)) in span.iter().enumerate().take(n1 - m) {
                         if m < lo || m >= hi {
                             continue;
