@@ -232,13 +232,8 @@ fn nested_comparisons_are_refused_from_trees() {
 
 #[test]
 fn trees_deeper_than_any_input_are_refused() {
+    use crate::common::{negations, right_sums};
     use dice_notation::{MAX_DEPTH, MAX_INPUT_LEN};
-    let negations = |n: usize| (0..n).fold(Expr::number(1), |e, _| Expr::negative(e));
-    let right_sums = |n: usize| {
-        (0..n).fold(Expr::number(1), |e, _| {
-            Expr::binary(BinOp::Add, Expr::number(1), e)
-        })
-    };
     // As many signs one inside another as the parser takes, and one more.
     assert!(Expression::from_expr(negations(MAX_DEPTH)).is_ok());
     for n in [MAX_DEPTH + 1, 2000] {

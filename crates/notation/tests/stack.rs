@@ -184,13 +184,8 @@ fn exponents_count_as_nesting() {
 /// such a tree yourself recurses once per level of nesting, as for any tree of boxes.)
 #[test]
 fn hand_built_trees_deeper_than_text_are_refused_on_a_small_stack() {
-    use dice_notation::{BinOp, Expr, ParseErrorKind};
-    let negations = |n: usize| (0..n).fold(Expr::number(1), |e, _| Expr::negative(e));
-    let right_sums = |n: usize| {
-        (0..n).fold(Expr::number(1), |e, _| {
-            Expr::binary(BinOp::Add, Expr::number(1), e)
-        })
-    };
+    use crate::common::{negations, right_sums};
+    use dice_notation::ParseErrorKind;
     std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {

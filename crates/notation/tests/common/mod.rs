@@ -256,3 +256,17 @@ pub fn floor_div(x: i64, y: i64) -> i64 {
         q
     }
 }
+
+/// `n` signs one inside another around `1`: `-(-(…1))`, built by hand.
+pub fn negations(n: usize) -> dice_notation::Expr {
+    use dice_notation::Expr;
+    (0..n).fold(Expr::number(1), |e, _| Expr::negative(e))
+}
+
+/// `n` sums nested to the right, `1+(1+(…1))`, built by hand: each prints inside the last.
+pub fn right_sums(n: usize) -> dice_notation::Expr {
+    use dice_notation::{BinOp, Expr};
+    (0..n).fold(Expr::number(1), |e, _| {
+        Expr::binary(BinOp::Add, Expr::number(1), e)
+    })
+}
