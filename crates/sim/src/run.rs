@@ -484,11 +484,13 @@ impl Simulation {
                 self.one_chunk(mechanic, i, &mut h);
             }
         };
+        let done = std::sync::atomic::AtomicUsize::new(0);
         let mut total = match pool {
-            Some(pool) => pool
-                .in_place_scope(|scope| caller_and_helpers(scope, helpers, &take_chunks, &found)),
+            Some(pool) => pool.in_place_scope(|scope| {
+                caller_and_helpers(scope, helpers, &take_chunks, &found, &done)
+            }),
             None => rayon::in_place_scope(|scope| {
-                caller_and_helpers(scope, helpers, &take_chunks, &found)
+                caller_and_helpers(scope, helpers, &take_chunks, &found, &done)
             }),
         };
         let found = found
@@ -540,19 +542,22 @@ pub(crate) fn count_trials<M, R>(
     }
 }
 
-/// Spawns `helpers` tasks on `scope` that each run `take` and leave its result in `found`,
-/// runs `take` on the calling thread too, and returns the caller's result.
+/// Spawns `helpers` tasks on `scope` that each run `take`, leave its result in `found` and
+/// count themselves in `done`; runs `take` on the calling thread too, and returns the
+/// caller's result.
 #[cfg(feature = "parallel")]
 fn caller_and_helpers<'s, H, T>(
     scope: &rayon::Scope<'s>,
     helpers: usize,
     take: &'s T,
     found: &'s std::sync::Mutex<Vec<H>>,
+    done: &'s std::sync::atomic::AtomicUsize,
 ) -> H
 where
     H: Send + 's,
     T: Fn() -> H + Sync,
 {
+    use std::sync::atomic::Ordering;
     for _ in 0..helpers {
         scope.spawn(move |_| {
             let h = take();
@@ -562,10 +567,24 @@ where
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .push(h);
+            done.fetch_add(1, Ordering::Release);
         });
     }
-    take()
+    let mine = take();
+    // The helpers are on their last chunks: wait for them awake for a little while, since a
+    // caller asleep in the scope's wait has to be woken again, which on a virtual machine
+    // can take longer than the chunk. Yielding, so that a helper short of a CPU of its own
+    // gets this one. Past `FINISH_SPIN`, the scope's own wait.
+    let start = std::time::Instant::now();
+    while done.load(Ordering::Acquire) < helpers && start.elapsed() < FINISH_SPIN {
+        std::thread::yield_now();
+    }
+    mine
 }
+
+/// How long the calling thread waits awake for the helpers' last chunks.
+#[cfg(feature = "parallel")]
+const FINISH_SPIN: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// Outcomes below this are counted densely when they are small integers.
 const DENSE: usize = 64;
