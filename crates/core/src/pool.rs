@@ -734,8 +734,15 @@ pub const CAPPED_LISTING_TOLERANCE: f64 = 1e-300;
 /// rather than up to [`CAPPED_LISTING_TOLERANCE`].
 ///
 /// ```
-/// // 3d6 exploding at most twice each: 3 · 6 · 3 = 54 values at most, listed whole.
-/// assert!(54 <= dice_core::WHOLE_LISTING_MAX);
+/// use dice_core::{Comparison, Die, Exact, Explode, Keep, Pool, Sum, WHOLE_LISTING_MAX};
+/// // 3d6 exploding at most twice each: at most 3 · 6 · 3 = 54, far below the bound, so
+/// // listed whole, every value up to 54 and nothing left over.
+/// assert!(54 <= WHOLE_LISTING_MAX);
+/// let explode = Explode::new(Comparison::Exactly(6)).with_cap(2)?;
+/// let law = Sum::new(Pool::new(3, Die::D6)?.exploding(explode)?, Keep::All, 0)?.distribution()?;
+/// assert_eq!(law.tail(), 0.0);
+/// assert!(law.probability(&54) > 0.0);
+/// # Ok::<(), dice_core::Error>(())
 /// ```
 pub const WHOLE_LISTING_MAX: usize = 1 << 16;
 
